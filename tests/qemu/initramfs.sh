@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build the guest initramfs for one kernel (stock or debug): busybox, kmod, fio,
+# iperf3 and e2fsprogs with their shared libraries, Linux's virtio modules, our
+# modules (already built into build/KIND/src), the tests and /init.
+# Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kind=$1
+out="$build/$kind"
+staging="$out/initramfs"
+case "$kind" in
+stock)
+	kver=$(stock_version)
+	moddir=/lib/modules/$kver
+	;;
+debug)
+	kdir=$(debug_kernel_dir)
+	kver=$(cat "$kdir/include/config/kernel.release")
+	moddir=$kdir/modroot/lib/modules/$kver
+	;;
+*) echo "usage: initramfs.sh stock|debug" >&2; exit 2 ;;
+esac
+
+tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck)
+linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
+ours=$(cd "$out/src" && find . -name '*.ko' | sort)
+
+# Linux's modules and their dependencies, as paths relative to $moddir.
+linux_module_paths() {
+	local m
+	for m in "${linux_modules[@]}"; do
+		modprobe -d "${moddir%/lib/modules/$kver}" -S "$kver" --show-depends "$m" 2>/dev/null || true
+	done | awk '$1 == "insmod" { print $2 }' | sed "s|^$moddir/||" | sort -u
+}
+
+libraries() {
+	ldd "${tools[@]}" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | sort -u
+}
+
+guest_files() {
+	ls "$top"/tests/qemu/init "$top"/tests/qemu/guest-lib.sh "$top"/tests/qemu/main-guest.sh \
+		"$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh
+}
+
+stamp=$( {
+	echo "$kver"
+	sha256sum "$0" "${tools[@]}" $(libraries) $(guest_files)
+	(cd "$out/src" && sha256sum $ours)
+	(cd "$moddir" && sha256sum $(linux_module_paths))
+} | sha256sum | cut -c1-16)
+if [ -f "$out/initramfs.cpio" ] && [ "$(cat "$out/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
+	exit 0
+fi
+echo "  INITRD  $out/initramfs.cpio ($kver)"
+
+rm -rf "$staging"
+mkdir -p "$staging"/{bin,sbin,usr/bin,usr/sbin,etc,root,tests,lib/modules/"$kver"/extra}
+install -m 755 "$top/tests/qemu/init" "$staging/init"
+cp /bin/busybox "$staging/bin/busybox"
+cp /bin/kmod "$staging/sbin/kmod"
+for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
+cp /usr/bin/fio /usr/bin/iperf3 "$staging/usr/bin/"
+cp /sbin/mke2fs /sbin/e2fsck "$staging/usr/sbin/"
+ln -s mke2fs "$staging/usr/sbin/mkfs.ext4"
+for lib in $(libraries); do
+	mkdir -p "$staging$(dirname "$lib")"
+	cp -L "$lib" "$staging$lib"
+done
+# Library directories as Debian's dynamic loader expects them (/lib -> /usr/lib merged layout).
+[ -d "$staging/lib64" ] || ln -s lib "$staging/lib64"
+echo 'root:x:0:0:root:/root:/bin/sh' >"$staging/etc/passwd"
+echo 'root:x:0:' >"$staging/etc/group"
+
+# Linux's modules (for comparison and for ext4), ours, and modules.dep.
+(cd "$moddir" && cp --parents $(linux_module_paths) "$staging/lib/modules/$kver/")
+cp "$moddir"/modules.builtin* "$moddir"/modules.order "$staging/lib/modules/$kver/" 2>/dev/null || true
+(cd "$out/src" && cp $ours "$staging/lib/modules/$kver/extra/")
+depmod -b "$staging" "$kver"
+
+# The tests, and the list of modules we ship (everything not built under tests/).
+cp "$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh "$staging/tests/"
+cp "$top/tests/qemu/guest-lib.sh" "$staging/tests/lib.sh"
+cp "$top/tests/qemu/main-guest.sh" "$staging/tests/"
+printf '%s\n' $ours | grep -v '^./tests/' | sed 's|.*/||; s|\.ko$||' >"$staging/tests/shipped-modules"
+
+(cd "$staging" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/initramfs.cpio"
+echo "$stamp" >"$out/initramfs.stamp"

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build (once) the debug guest kernel from Debian's linux-source-6.1: tinyconfig plus
+# tests/qemu/debug.config, out of tree, cached outside the repository. Prints its directory.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$(debug_kernel_dir)
+if [ -f "$out/.done" ]; then
+	echo "$out"
+	exit 0
+fi
+
+src=$("$top/tests/qemu/source.sh")
+log="$cache/kernel-build.log"
+mkdir -p "$out"
+echo "  KERNEL  building debug kernel in $out (about 12 minutes; log: $log)" >&2
+{
+	make -C "$src" O="$out" ARCH=x86_64 tinyconfig
+	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
+		"$top/tests/qemu/debug.config")
+	make -C "$src" O="$out" ARCH=x86_64 olddefconfig
+} >"$log" 2>&1
+
+# Every option the fragment asks for must have survived Kconfig's dependency resolution.
+missing=0
+while read -r line; do
+	case "$line" in
+	CONFIG_*=*)
+		grep -qx -- "$line" "$out/.config" || { echo "debug.config: $line not applied" >&2; missing=1; }
+		;;
+	esac
+done <"$top/tests/qemu/debug.config"
+[ "$missing" = 0 ] || { echo "debug.config: fix the fragment (see $out/.config)" >&2; exit 1; }
+
+make -C "$src" O="$out" ARCH=x86_64 -j"$(nproc)" bzImage modules >>"$log" 2>&1 ||
+	{ tail -n 30 "$log" >&2; exit 1; }
+rm -rf "$out/modroot"
+make -C "$src" O="$out" ARCH=x86_64 INSTALL_MOD_PATH="$out/modroot" modules_install >>"$log" 2>&1
+touch "$out/.done"
+echo "$out"

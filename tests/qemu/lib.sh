@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared paths for the harness scripts. Sourced, never run.
+
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+build="$top/build"
+cache="${VIRTIO4_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/virtio4}"
+
+# The stock guest kernel: the newest Debian linux-image-*-amd64 installed.
+stock_version() {
+	local v
+	v=$(ls -1 /boot/vmlinuz-*-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' | sort -V | tail -n 1)
+	[ -n "$v" ] || { echo "no Debian amd64 kernel in /boot (run tests/qemu/setup.sh)" >&2; return 1; }
+	echo "$v"
+}
+
+# linux-source-6.1: the package version names the tarball's contents.
+source_version() {
+	dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null
+}
+
+source_tree() {
+	echo "$cache/linux-source-$(source_version)"
+}
+
+# The debug kernel's build directory, keyed by its config fragment and source version.
+debug_kernel_dir() {
+	local key
+	key=$( (cat "$top/tests/qemu/debug.config"; source_version) | sha256sum | cut -c1-12)
+	echo "$cache/kernel-debug-$key"
+}

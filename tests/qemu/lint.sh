@@ -1,0 +1,38 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lint every kernel source: checkpatch.pl --strict (from the linux-source-6.1 tarball),
+# kernel-doc on the headers, and sparse (make C=2). Prints "pass|fail lint:WHAT" lines;
+# exits non-zero if any fails. Usage: lint.sh [KDIR]
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kdir=${1:-/lib/modules/$(stock_version)/build}
+tree=$("$top/tests/qemu/source.sh") || exit 1
+mkdir -p "$build/lint"
+cd "$top"
+sources=$(find . -path ./build -prune -o -name '*.[ch]' -print | sed 's|^\./||' | sort)
+headers=$(find include -name '*.h' | sort)
+rc=0
+
+# result WHAT LOG STATUS: one result line; a failure shows its log.
+result() {
+	if [ "$3" = 0 ]; then
+		echo "pass lint:$1"
+	else
+		echo "fail lint:$1 (log: $2)"
+		sed 's/^/    /' "$2" | head -n 40
+		rc=1
+	fi
+}
+
+"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types -f $sources \
+	>"$build/lint/checkpatch.log" 2>&1
+result checkpatch "$build/lint/checkpatch.log" $?
+
+"$kdir/scripts/kernel-doc" -v -none $headers >"$build/lint/kernel-doc.log" 2>&1
+! grep -q -i 'warning' "$build/lint/kernel-doc.log"
+result kernel-doc "$build/lint/kernel-doc.log" $?
+
+"$top/tests/qemu/modules.sh" "$kdir" "$build/sparse" C=2 >"$build/lint/sparse.log" 2>&1
+result sparse "$build/lint/sparse.log" $?
+exit $rc

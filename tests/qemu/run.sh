@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot the guest(s) one test asks for, on one kernel, and judge them.
+# Usage: run.sh KIND TEST.sh      (KIND: stock or debug; INTERACTIVE=1 gives a shell)
+#
+# A test file declares what it needs in comment lines:
+#   # timeout: 90            seconds for the whole run (default 90)
+#   # guests: 2              two guests joined by a wire: netdev "wire" (-netdev socket on 127.0.0.1)
+#   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
+#   # setup: truncate ...    a host command run before boot (in $WORK)
+#   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
+#
+# The verdict of a guest is the line its /init writes to the second serial port after the test.
+# A test passes only if every guest wrote "exit=0", none timed out, and no console shows a
+# kernel report (Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task, soft lockup, panic).
+# Prints one line "pass|fail NAME [reason]" per result (KUnit cases too) to stdout and to
+# $WORK/results. Exit status: 0 if the test passed.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kind=$1 test_file=$2
+name=$(basename "$test_file" .sh)
+WORK="$build/results/$kind/$name"
+export WORK
+
+case "$kind" in
+stock)
+	kver=$(stock_version)
+	kernel=/boot/vmlinuz-$kver
+	;;
+debug)
+	kernel=$(debug_kernel_dir)/arch/x86/boot/bzImage
+	;;
+*) echo "usage: run.sh stock|debug TEST.sh" >&2; exit 2 ;;
+esac
+initrd="$build/$kind/initramfs.cpio"
+
+bad_patterns='Oops|BUG:|kernel BUG at|WARNING:|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|blocked for more than|soft lockup|rcu_.* stall|Kernel panic|unreferenced object|general protection fault|Call Trace:'
+
+directive() {
+	sed -n "s/^# $1: //p" "$test_file"
+}
+
+timeout_s=$(directive timeout | tail -n 1)
+timeout_s=${timeout_s:-90}
+guests=$(directive guests | tail -n 1)
+guests=${guests:-1}
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+if [ -n "$(directive setup)" ]; then
+	(cd "$WORK" && eval "$(directive setup)") >"$WORK/setup.log" 2>&1 ||
+		{ echo "fail $name setup failed: $(tail -n 1 "$WORK/setup.log")" | tee "$WORK/results"; exit 1; }
+fi
+
+free_port() {
+	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+cmdline="console=ttyS0,115200 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
+cmdline+=" hung_task_panic=1 virtio4_test=$name"
+[ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
+
+# start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.
+start_guest() {
+	local GUEST=$1 extra=() console="file:$WORK/console$1.log"
+	shift
+	local line
+	while IFS= read -r line; do
+		[ -n "$line" ] && eval "extra+=($line)"
+	done < <(directive qemu)
+	[ -n "${INTERACTIVE:-}" ] && [ "$GUEST" = 0 ] && console=mon:stdio
+	timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
+		-nodefaults -display none -no-reboot \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline virtio4_guest=$GUEST" \
+		-serial "$console" -serial "file:$WORK/verdict$GUEST" \
+		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off" \
+		"$@" "${extra[@]}" 2>"$WORK/qemu$GUEST.err" &
+	echo $! >"$WORK/pid$GUEST"
+}
+
+if [ "$guests" = 2 ]; then
+	port=$(free_port)
+	start_guest 0 -netdev "socket,id=wire,listen=127.0.0.1:$port"
+	for _ in $(seq 50); do
+		ss -Hltn "sport = :$port" | grep -q . && break
+		sleep 0.1
+	done
+	start_guest 1 -netdev "socket,id=wire,connect=127.0.0.1:$port"
+else
+	start_guest 0
+fi
+
+host_rc=0
+if [ -n "$(directive host)" ]; then
+	(cd "$(dirname "$test_file")" && QMP0="$WORK/qmp0.sock" QMP1="$WORK/qmp1.sock" \
+		timeout "$timeout_s" bash -c "$(directive host)") >"$WORK/host.log" 2>&1 || host_rc=$?
+fi
+
+# judge N: prints the reason guest N failed, or nothing if it passed.
+judge() {
+	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report
+	report=$(grep -aE "$bad_patterns" "$log" 2>/dev/null | head -n 1 | tr -d '\r')
+	verdict=$(grep -a "^VIRTIO4-VERDICT $name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
+	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+		echo "guest $g timed out after ${timeout_s}s"
+	elif [ -n "$report" ]; then
+		echo "guest $g kernel report: ${report:0:160}"
+	elif [ -z "$verdict" ]; then
+		echo "guest $g gave no verdict (crashed, rebooted or QEMU failed: $(head -c 160 "$WORK/qemu$g.err"))"
+	elif [ "$verdict" != "exit=0" ] && [ "$verdict" != interactive ]; then
+		echo "guest $g test $verdict"
+	fi
+}
+
+reasons=()
+for g in $(seq 0 $((guests - 1))); do
+	wait "$(cat "$WORK/pid$g")"
+	reason=$(judge "$g" $?)
+	[ -n "$reason" ] && reasons+=("$reason")
+done
+[ "$host_rc" = 0 ] || reasons+=("host command exited $host_rc: $(tail -n 1 "$WORK/host.log")")
+
+{
+	# KUnit cases (KTAP in the console) count as results of their own.
+	for g in $(seq 0 $((guests - 1))); do
+		"$top/tests/qemu/ktap.sh" "$WORK/console$g.log"
+	done
+	if [ "${#reasons[@]}" = 0 ]; then
+		echo "pass $name"
+	else
+		echo "fail $name ${reasons[*]}"
+	fi
+} | tee "$WORK/results"
+! grep -q '^fail' "$WORK/results"
