@@ -10,17 +10,18 @@
 static void sg_keeps_out_then_in_lengths(struct kunit *test)
 {
 	struct scatterlist sg[3];
-	static u8 hdr[16], data[512], status[1];
+	u8 *buf = kunit_kzalloc(test, 16 + 512 + 1, GFP_KERNEL);
 
+	KUNIT_ASSERT_NOT_NULL(test, buf);
 	sg_init_table(sg, ARRAY_SIZE(sg));
-	sg_set_buf(&sg[0], hdr, sizeof(hdr));
-	sg_set_buf(&sg[1], data, sizeof(data));
-	sg_set_buf(&sg[2], status, sizeof(status));
+	sg_set_buf(&sg[0], buf, 16);
+	sg_set_buf(&sg[1], buf + 16, 512);
+	sg_set_buf(&sg[2], buf + 16 + 512, 1);
 
-	KUNIT_EXPECT_EQ(test, sg[0].length, sizeof(hdr));
-	KUNIT_EXPECT_EQ(test, sg[1].length, sizeof(data));
-	KUNIT_EXPECT_EQ(test, sg[2].length, sizeof(status));
-	KUNIT_EXPECT_PTR_EQ(test, sg_virt(&sg[2]), (void *)status);
+	KUNIT_EXPECT_EQ(test, sg[0].length, 16U);
+	KUNIT_EXPECT_EQ(test, sg[1].length, 512U);
+	KUNIT_EXPECT_EQ(test, sg[2].length, 1U);
+	KUNIT_EXPECT_PTR_EQ(test, sg_virt(&sg[2]), (void *)(buf + 16 + 512));
 }
 
 static void sg_table_ends_at_last_entry(struct kunit *test)

@@ -52,7 +52,7 @@ for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
 	for k in $(kernels_of "$t"); do
-		"$top/tests/qemu/run.sh" "$k" "$t" | sed "s/^\([a-z]*\) $name/\1 $name [$k]/" | record
+		"$top/tests/qemu/run.sh" "$k" "$t" | sed "s/^\([a-z]*\) $name\( \|$\)/\1 $name [$k]\2/" | record
 	done
 done
 

@@ -48,3 +48,25 @@ peer_barrier() {
 	done
 	fail "peer never reached the barrier"
 }
+
+# wait_for PATH [TENTHS]: wait until PATH exists (default 10 s).
+wait_for() {
+	local i
+	for i in $(seq "${2:-100}"); do
+		[ -e "$1" ] && return 0
+		sleep 0.1
+	done
+	fail "$1 did not appear"
+}
+
+# load_virtio4_blk: load our PCI transport and block driver; wait for /dev/v4blk0.
+load_virtio4_blk() {
+	modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci"
+	modprobe virtio4_blk || fail "modprobe virtio4_blk"
+	wait_for /dev/v4blk0
+}
+
+# size_of FILE: its size in bytes (busybox wc pads, so use stat).
+size_of() {
+	stat -c %s "$1"
+}

@@ -57,7 +57,7 @@ free_port() {
 	python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
 }
 
-cmdline="console=ttyS0,115200 panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
+cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 virtio4_test=$name"
 [ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
 
