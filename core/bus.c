@@ -1,16 +1,427 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The virtio4 bus. Transports add devices to it and drivers bind to them;
- * the bus itself knows neither.
+ * the bus itself knows neither. It owns the virtio 1.x start-up sequence:
+ * reset, ACKNOWLEDGE, DRIVER, feature negotiation, FEATURES_OK, the
+ * driver's probe, then DRIVER_OK.
  */
+#include <linux/idr.h>
 #include <linux/module.h>
+#include <uapi/linux/virtio_config.h>
+#include <uapi/linux/virtio_ring.h>
 #include <virtio4/bus.h>
+
+static bool event_idx = true;
+module_param(event_idx, bool, 0444);
+MODULE_PARM_DESC(event_idx, "Accept VIRTIO_RING_F_EVENT_IDX when offered (default: true)");
+
+static bool indirect = true;
+module_param(indirect, bool, 0444);
+MODULE_PARM_DESC(indirect, "Accept VIRTIO_RING_F_INDIRECT_DESC when offered (default: true)");
+
+static DEFINE_IDA(virtio4_index_ida);
+
+static void virtio4_add_status(struct virtio4_device *vdev, u8 status)
+{
+	vdev->config->set_status(vdev, vdev->config->get_status(vdev) | status);
+}
+
+/**
+ * virtio4_config_read - read device configuration consistently
+ * @vdev: the device.
+ * @offset: where in the configuration space.
+ * @buf: where to store what was read.
+ * @len: how many bytes.
+ *
+ * Reads again while the configuration generation changes under the read,
+ * so a multi-byte field is never torn.
+ *
+ * Context: any context.
+ */
+void virtio4_config_read(struct virtio4_device *vdev, unsigned int offset,
+			 void *buf, unsigned int len)
+{
+	u32 gen;
+
+	do {
+		gen = vdev->config->generation(vdev);
+		vdev->config->get(vdev, offset, buf, len);
+	} while (gen != vdev->config->generation(vdev));
+}
+EXPORT_SYMBOL_GPL(virtio4_config_read);
+
+/**
+ * virtio4_cread8 - read an 8-bit field of the device configuration
+ * @vdev: the device.
+ * @offset: the field's offset, e.g. offsetof(struct virtio_blk_config, wce).
+ *
+ * Context: any context.
+ * Return: the field's value.
+ */
+u8 virtio4_cread8(struct virtio4_device *vdev, unsigned int offset)
+{
+	u8 v;
+
+	virtio4_config_read(vdev, offset, &v, sizeof(v));
+	return v;
+}
+EXPORT_SYMBOL_GPL(virtio4_cread8);
+
+/**
+ * virtio4_cread16 - read a little-endian 16-bit configuration field
+ * @vdev: the device.
+ * @offset: the field's offset.
+ *
+ * Context: any context.
+ * Return: the field's value in CPU byte order.
+ */
+u16 virtio4_cread16(struct virtio4_device *vdev, unsigned int offset)
+{
+	__le16 v;
+
+	virtio4_config_read(vdev, offset, &v, sizeof(v));
+	return le16_to_cpu(v);
+}
+EXPORT_SYMBOL_GPL(virtio4_cread16);
+
+/**
+ * virtio4_cread32 - read a little-endian 32-bit configuration field
+ * @vdev: the device.
+ * @offset: the field's offset.
+ *
+ * Context: any context.
+ * Return: the field's value in CPU byte order.
+ */
+u32 virtio4_cread32(struct virtio4_device *vdev, unsigned int offset)
+{
+	__le32 v;
+
+	virtio4_config_read(vdev, offset, &v, sizeof(v));
+	return le32_to_cpu(v);
+}
+EXPORT_SYMBOL_GPL(virtio4_cread32);
+
+/**
+ * virtio4_cread64 - read a little-endian 64-bit configuration field
+ * @vdev: the device.
+ * @offset: the field's offset.
+ *
+ * Context: any context.
+ * Return: the field's value in CPU byte order, never torn.
+ */
+u64 virtio4_cread64(struct virtio4_device *vdev, unsigned int offset)
+{
+	__le64 v;
+
+	virtio4_config_read(vdev, offset, &v, sizeof(v));
+	return le64_to_cpu(v);
+}
+EXPORT_SYMBOL_GPL(virtio4_cread64);
+
+/**
+ * virtio4_device_ready - tell the device the driver is ready (DRIVER_OK)
+ * @vdev: the device.
+ *
+ * A driver that must receive before its probe returns (a network driver
+ * filling its receive queue) calls this first; otherwise the bus does it
+ * after probe.
+ *
+ * Context: process context.
+ */
+void virtio4_device_ready(struct virtio4_device *vdev)
+{
+	u8 status = vdev->config->get_status(vdev);
+
+	if (!(status & VIRTIO_CONFIG_S_DRIVER_OK))
+		vdev->config->set_status(vdev, status | VIRTIO_CONFIG_S_DRIVER_OK);
+}
+EXPORT_SYMBOL_GPL(virtio4_device_ready);
+
+static void virtio4_config_work(struct work_struct *work)
+{
+	struct virtio4_device *vdev =
+		container_of(work, struct virtio4_device, config_work);
+	struct virtio4_driver *drv;
+
+	device_lock(&vdev->dev);
+	drv = vdev->dev.driver ? to_virtio4_driver(vdev->dev.driver) : NULL;
+	if (drv && drv->config_changed)
+		drv->config_changed(vdev);
+	device_unlock(&vdev->dev);
+}
+
+/**
+ * virtio4_config_changed - a transport reports a configuration change
+ * @vdev: the device whose configuration changed.
+ *
+ * The driver's config_changed() runs later in process context, or after
+ * its probe if the change arrives before the driver is ready for it.
+ *
+ * Context: any context, typically the transport's interrupt handler.
+ */
+void virtio4_config_changed(struct virtio4_device *vdev)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&vdev->config_lock, flags);
+	if (vdev->config_enabled)
+		schedule_work(&vdev->config_work);
+	else
+		vdev->config_pending = true;
+	spin_unlock_irqrestore(&vdev->config_lock, flags);
+}
+EXPORT_SYMBOL_GPL(virtio4_config_changed);
+
+static void virtio4_config_enable(struct virtio4_device *vdev, bool enable)
+{
+	spin_lock_irq(&vdev->config_lock);
+	vdev->config_enabled = enable;
+	if (enable && vdev->config_pending)
+		schedule_work(&vdev->config_work);
+	vdev->config_pending = false;
+	spin_unlock_irq(&vdev->config_lock);
+	if (!enable)
+		cancel_work_sync(&vdev->config_work);
+}
+
+static u64 virtio4_driver_features(const struct virtio4_driver *drv)
+{
+	u64 features = BIT_ULL(VIRTIO_F_VERSION_1);
+	unsigned int i;
+
+	for (i = 0; i < drv->feature_table_size; i++)
+		if (drv->feature_table[i] < 64)
+			features |= BIT_ULL(drv->feature_table[i]);
+	if (event_idx)
+		features |= BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
+	if (indirect)
+		features |= BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC);
+	return features;
+}
+
+static int virtio4_negotiate(struct virtio4_device *vdev,
+			     const struct virtio4_driver *drv)
+{
+	u64 offered = vdev->config->get_features(vdev);
+	int err;
+
+	if (!(offered & BIT_ULL(VIRTIO_F_VERSION_1))) {
+		dev_err(&vdev->dev, "device does not offer VIRTIO_F_VERSION_1\n");
+		return -ENODEV;
+	}
+	vdev->features = offered & virtio4_driver_features(drv);
+	err = vdev->config->finalize_features(vdev);
+	if (err)
+		return err;
+	virtio4_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
+	if (!(vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_FEATURES_OK)) {
+		dev_err(&vdev->dev, "device refused FEATURES_OK (features %#llx)\n",
+			vdev->features);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int virtio4_probe(struct device *dev)
+{
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+	struct virtio4_driver *drv = to_virtio4_driver(dev->driver);
+	int err;
+
+	vdev->config->reset(vdev);
+	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE |
+			   VIRTIO_CONFIG_S_DRIVER);
+	err = virtio4_negotiate(vdev, drv);
+	if (err)
+		goto err_failed;
+	err = drv->probe(vdev);
+	if (err)
+		goto err_failed;
+	virtio4_device_ready(vdev);
+	virtio4_config_enable(vdev, true);
+	return 0;
+
+err_failed:
+	virtio4_add_status(vdev, VIRTIO_CONFIG_S_FAILED);
+	return err;
+}
+
+static void virtio4_remove(struct device *dev)
+{
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+	struct virtio4_driver *drv = to_virtio4_driver(dev->driver);
+
+	virtio4_config_enable(vdev, false);
+	drv->remove(vdev);
+	vdev->config->reset(vdev);
+	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+}
+
+static int virtio4_match(struct device *dev, struct device_driver *drv)
+{
+	const struct virtio4_device_id *id = to_virtio4_driver(drv)->id_table;
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+
+	for (; id && id->device; id++)
+		if (id->device == vdev->id.device &&
+		    (id->vendor == VIRTIO4_ANY_VENDOR || id->vendor == vdev->id.vendor))
+			return 1;
+	return 0;
+}
+
+static int virtio4_uevent(struct device *dev, struct kobj_uevent_env *env)
+{
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+
+	return add_uevent_var(env, "MODALIAS=virtio4:d%08Xv%08X",
+			      vdev->id.device, vdev->id.vendor);
+}
+
+static ssize_t device_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", to_virtio4_device(dev)->id.device);
+}
+static DEVICE_ATTR_RO(device);
+
+static ssize_t vendor_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	return sysfs_emit(buf, "0x%04x\n", to_virtio4_device(dev)->id.vendor);
+}
+static DEVICE_ATTR_RO(vendor);
+
+static ssize_t modalias_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+
+	return sysfs_emit(buf, "virtio4:d%08Xv%08X\n", vdev->id.device,
+			  vdev->id.vendor);
+}
+static DEVICE_ATTR_RO(modalias);
+
+static ssize_t features_show(struct device *dev, struct device_attribute *attr,
+			     char *buf)
+{
+	return sysfs_emit(buf, "%#llx\n", to_virtio4_device(dev)->features);
+}
+static DEVICE_ATTR_RO(features);
+
+static ssize_t status_show(struct device *dev, struct device_attribute *attr,
+			   char *buf)
+{
+	struct virtio4_device *vdev = to_virtio4_device(dev);
+
+	return sysfs_emit(buf, "%#04x\n", vdev->config->get_status(vdev));
+}
+static DEVICE_ATTR_RO(status);
+
+static struct attribute *virtio4_dev_attrs[] = {
+	&dev_attr_device.attr,
+	&dev_attr_vendor.attr,
+	&dev_attr_modalias.attr,
+	&dev_attr_features.attr,
+	&dev_attr_status.attr,
+	NULL,
+};
+ATTRIBUTE_GROUPS(virtio4_dev);
 
 /* The bus every virtio4 device and driver lives on. */
 struct bus_type virtio4_bus = {
 	.name = "virtio4",
+	.match = virtio4_match,
+	.uevent = virtio4_uevent,
+	.probe = virtio4_probe,
+	.remove = virtio4_remove,
+	.dev_groups = virtio4_dev_groups,
 };
 EXPORT_SYMBOL_GPL(virtio4_bus);
+
+/**
+ * virtio4_register_device - add a transport's device to the bus
+ * @vdev: the device; the transport has set @vdev->id, @vdev->config,
+ *	@vdev->dev.parent and @vdev->dev.release.
+ *
+ * The device is reset and acknowledged, then offered to the drivers. On
+ * failure the caller drops its reference with put_device(&vdev->dev).
+ *
+ * Context: process context.
+ * Return: 0 or -errno.
+ */
+int virtio4_register_device(struct virtio4_device *vdev)
+{
+	int err;
+
+	vdev->dev.bus = &virtio4_bus;
+	device_initialize(&vdev->dev);
+	spin_lock_init(&vdev->config_lock);
+	INIT_WORK(&vdev->config_work, virtio4_config_work);
+	err = ida_alloc(&virtio4_index_ida, GFP_KERNEL);
+	if (err < 0)
+		return err;
+	vdev->index = err;
+	err = dev_set_name(&vdev->dev, "virtio4.%d", vdev->index);
+	if (err)
+		goto err_ida;
+	vdev->config->reset(vdev);
+	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	err = device_add(&vdev->dev);
+	if (err)
+		goto err_ida;
+	return 0;
+
+err_ida:
+	ida_free(&virtio4_index_ida, vdev->index);
+	return err;
+}
+EXPORT_SYMBOL_GPL(virtio4_register_device);
+
+/**
+ * virtio4_unregister_device - remove a device from the bus
+ * @vdev: a device added by virtio4_register_device().
+ *
+ * Unbinds its driver and drops the bus's reference; the transport's
+ * release function frees it when the last reference goes.
+ *
+ * Context: process context.
+ */
+void virtio4_unregister_device(struct virtio4_device *vdev)
+{
+	int index = vdev->index;
+
+	device_unregister(&vdev->dev);
+	ida_free(&virtio4_index_ida, index);
+}
+EXPORT_SYMBOL_GPL(virtio4_unregister_device);
+
+/**
+ * virtio4_register_driver - add a driver to the bus
+ * @drv: the driver, with its id table, feature table and callbacks.
+ *
+ * Context: process context.
+ * Return: 0 or -errno.
+ */
+int virtio4_register_driver(struct virtio4_driver *drv)
+{
+	if (WARN_ON(!drv->probe || !drv->remove))
+		return -EINVAL;
+	drv->driver.bus = &virtio4_bus;
+	return driver_register(&drv->driver);
+}
+EXPORT_SYMBOL_GPL(virtio4_register_driver);
+
+/**
+ * virtio4_unregister_driver - remove a driver from the bus
+ * @drv: a driver added by virtio4_register_driver().
+ *
+ * Context: process context.
+ */
+void virtio4_unregister_driver(struct virtio4_driver *drv)
+{
+	driver_unregister(&drv->driver);
+}
+EXPORT_SYMBOL_GPL(virtio4_unregister_driver);
 
 static int __init virtio4_init(void)
 {
@@ -25,6 +436,7 @@ static int __init virtio4_init(void)
 static void __exit virtio4_exit(void)
 {
 	bus_unregister(&virtio4_bus);
+	ida_destroy(&virtio4_index_ida);
 }
 
 module_init(virtio4_init);

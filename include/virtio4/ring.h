@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The descriptor-ring implementation of the draft-IV API (the virtio 1.x
+ * split virtqueue), as transports see it. The ring knows no transport: a
+ * transport creates rings, tells the device where they are, forwards its
+ * interrupts and performs the notification the ring asks for.
+ */
+#ifndef _VIRTIO4_RING_H
+#define _VIRTIO4_RING_H
+
+#include <linux/interrupt.h>
+#include <virtio4/bus.h>
+
+/**
+ * typedef virtio4_notify_t - a transport's "kick": tell the device a queue has buffers
+ * @vq: the queue.
+ * @data: the transport's pointer given to virtio4_ring_new().
+ *
+ * Return: false if the device is gone; the ring then marks itself broken.
+ */
+typedef bool virtio4_notify_t(struct virtio4_queue *vq, void *data);
+
+/**
+ * struct virtio4_ring_layout - where a ring's parts are, for the device
+ * @desc: bus address of the descriptor table.
+ * @avail: bus address of the available (driver) ring.
+ * @used: bus address of the used (device) ring.
+ */
+struct virtio4_ring_layout {
+	dma_addr_t desc;
+	dma_addr_t avail;
+	dma_addr_t used;
+};
+
+/**
+ * struct virtio4_ring_stats - what a ring counted
+ * @kicks: notifications sent to the device.
+ * @interrupts: interrupts with used buffers.
+ * @spurious: interrupts with nothing used.
+ */
+struct virtio4_ring_stats {
+	u64 kicks;
+	u64 interrupts;
+	u64 spurious;
+};
+
+struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
+				       struct device *dma_dev,
+				       unsigned int index, unsigned int num,
+				       virtio4_notify_t *notify, void *notify_data,
+				       virtio4_callback_t *callback,
+				       const char *name);
+void virtio4_ring_del(struct virtio4_queue *vq);
+void virtio4_ring_layout(struct virtio4_queue *vq,
+			 struct virtio4_ring_layout *layout);
+irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq);
+void virtio4_ring_break(struct virtio4_queue *vq);
+bool virtio4_ring_is_broken(struct virtio4_queue *vq);
+void virtio4_ring_stats(struct virtio4_queue *vq,
+			struct virtio4_ring_stats *stats);
+
+#endif /* _VIRTIO4_RING_H */

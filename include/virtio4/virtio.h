@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The draft-IV virtio API: a queue of buffers between a driver and a device.
+ *
+ * A buffer is one scatterlist array: first the elements the device reads
+ * ("out"), then the elements the device writes ("in"). The driver adds
+ * buffers with add_buf(), tells the device with sync(), and collects used
+ * buffers with get_buf(), usually from the queue's callback.
+ *
+ * Names follow Rusty Russell's "virtio draft IV" (2007), prefixed virtio4_
+ * so that this API coexists with Linux's own virtio in one kernel.
+ */
+#ifndef _VIRTIO4_VIRTIO_H
+#define _VIRTIO4_VIRTIO_H
+
+#include <linux/types.h>
+#include <linux/scatterlist.h>
+
+struct virtio4_queue;
+
+/**
+ * struct virtio4_queue_ops - the operations of one queue implementation
+ * @add_buf: expose a buffer to the other end. @sg holds @out_num readable
+ *	elements followed by @in_num writable ones; @data is the driver's token
+ *	for the buffer and must not be NULL. Returns 0, -ENOSPC when the queue
+ *	has no room for the buffer now, -EINVAL when the buffer could never fit
+ *	or has no element, -ENOMEM when memory is short, or -EIO once the queue
+ *	is broken.
+ * @sync: after one or more add_buf() calls, make the new buffers visible to
+ *	the other end and notify it (unless it asked not to be notified).
+ * @get_buf: get the next used buffer. Returns the token given to add_buf()
+ *	and stores in *@len the number of bytes the device wrote into the in
+ *	elements, or returns NULL when no buffer is used (or the queue is
+ *	broken). May be called at any time, so polling works.
+ * @detach_buf: take back a buffer the device has not used, by its token
+ *	(usually at shutdown, with the device reset). Returns 0, or -ENOENT
+ *	when no such buffer is outstanding.
+ * @restart: re-enable callbacks after the callback returned false. Returns
+ *	false, leaving callbacks disabled, when used buffers are already
+ *	pending: the driver must collect them first and try again.
+ *
+ * Locking is the driver's: no two operations on one queue may run at the
+ * same time. Operations on different queues are independent. All operations
+ * may be called in any context, including interrupt context.
+ */
+struct virtio4_queue_ops {
+	int (*add_buf)(struct virtio4_queue *vq, struct scatterlist sg[],
+		       unsigned int out_num, unsigned int in_num, void *data);
+	void (*sync)(struct virtio4_queue *vq);
+	void *(*get_buf)(struct virtio4_queue *vq, unsigned int *len);
+	int (*detach_buf)(struct virtio4_queue *vq, void *data);
+	bool (*restart)(struct virtio4_queue *vq);
+};
+
+/**
+ * struct virtio4_queue - a queue for virtual I/O
+ * @ops: the operations of the queue's implementation.
+ * @cb: set by the driver: called (in interrupt context) when buffers have
+ *	been used. Returning false disables further callbacks until
+ *	@ops->restart succeeds.
+ * @priv: for the driver's use.
+ * @index: the queue's number within its device.
+ * @num: the number of descriptors: the most buffer elements that can be
+ *	outstanding at once (more with indirect descriptors).
+ * @num_free: how many of @num are free now; read it under the driver's lock.
+ *
+ * @index, @num and @num_free are this project's additions to draft IV: a
+ * block driver sizes its queue depth from @num, and a network driver stops
+ * its transmit queue before @num_free runs out.
+ */
+struct virtio4_queue {
+	const struct virtio4_queue_ops *ops;
+	bool (*cb)(struct virtio4_queue *vq);
+	void *priv;
+	unsigned int index;
+	unsigned int num;
+	unsigned int num_free;
+};
+
+#endif /* _VIRTIO4_VIRTIO_H */

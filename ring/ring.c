@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The descriptor ring: draft IV's efficient implementation of the queue
+ * API, as the virtio 1.x split virtqueue (a descriptor table, an available
+ * ring the driver writes and a used ring the device writes).
+ *
+ * The device is not trusted. Everything the ring needs to free a buffer
+ * (addresses, lengths, chain links) is kept in driver-private shadow
+ * arrays and never read back from shared memory; what the device writes
+ * (the used index, ids and lengths) is checked before use. A device that
+ * lies marks the queue broken: it is logged once, nothing bogus is
+ * completed, and add_buf() fails with -EIO from then on.
+ *
+ * Locking: as the API says, the driver serialises the operations on one
+ * queue. virtio4_ring_interrupt() may run concurrently with them; it only
+ * reads the used index and flips the callback flag.
+ */
+#include <linux/dma-mapping.h>
+#include <linux/module.h>
+#include <linux/slab.h>
+#include <uapi/linux/virtio_config.h>
+#include <uapi/linux/virtio_ring.h>
+#include <virtio4/ring.h>
+
+static bool indirect_always;
+module_param(indirect_always, bool, 0644);
+MODULE_PARM_DESC(indirect_always,
+		 "Put every multi-element buffer in an indirect table when the device allows; otherwise only buffers that do not fit directly (default: false)");
+
+/* The split virtqueue as the device sees it (virtio 1.x, little-endian). */
+struct ring_desc {
+	__le64 addr;
+	__le32 len;
+	__le16 flags;
+	__le16 next;
+};
+
+struct ring_avail {
+	__le16 flags;
+	__le16 idx;
+	__le16 ring[]; /* then used_event */
+};
+
+struct ring_used_elem {
+	__le32 id;
+	__le32 len;
+};
+
+struct ring_used {
+	__le16 flags;
+	__le16 idx;
+	struct ring_used_elem ring[]; /* then avail_event */
+};
+
+/* What the driver wrote into one descriptor: its private, trusted copy. */
+struct ring_shadow {
+	dma_addr_t addr;
+	u32 len;
+	u16 flags;
+	u16 next;
+};
+
+/* One outstanding buffer, indexed by its head descriptor. */
+struct ring_buffer {
+	void *data;		/* the driver's token; NULL when not a head */
+	u32 in_len;		/* bytes the device may write */
+	u16 ndescs;		/* ring descriptors the buffer holds */
+	u16 last;		/* its last ring descriptor */
+	struct ring_desc *indirect;	/* its indirect table, or NULL */
+	unsigned int indirect_num;	/* entries in that table */
+};
+
+struct ring {
+	struct virtio4_queue vq;
+	struct virtio4_device *vdev;
+	struct device *dma_dev;
+	virtio4_notify_t *notify;
+	void *notify_data;
+
+	/* Shared with the device. */
+	void *mem;
+	dma_addr_t mem_dma;
+	size_t mem_size;
+	struct ring_desc *desc;
+	struct ring_avail *avail;
+	struct ring_used *used;
+
+	/* Private. */
+	struct ring_shadow *shadow;
+	struct ring_buffer *buffers;
+	bool event_idx;
+	bool indirect;
+	bool broken;
+	bool callbacks;		/* the driver wants callbacks */
+	u16 free_head;
+	u16 avail_idx;		/* the next available index to publish */
+	u16 num_added;		/* buffers added since the last sync */
+	u16 last_used;		/* the next used index to read */
+	u16 avail_flags;
+	struct virtio4_ring_stats stats;
+	char name[32];
+};
+
+#define to_ring(_vq) container_of(_vq, struct ring, vq)
+
+static __le16 *ring_used_event(struct ring *r)
+{
+	return &r->avail->ring[r->vq.num];
+}
+
+static __le16 *ring_avail_event(struct ring *r)
+{
+	return (__le16 *)&r->used->ring[r->vq.num];
+}
+
+static __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
+{
+	struct va_format vaf;
+	va_list args;
+
+	if (r->broken)
+		return;
+	WRITE_ONCE(r->broken, true);
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	dev_err(&r->vdev->dev, "queue %s broken: %pV\n", r->name, &vaf);
+	va_end(args);
+}
+
+static enum dma_data_direction ring_dir(u16 flags)
+{
+	return (flags & VRING_DESC_F_WRITE) ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+}
+
+static void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
+{
+	dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
+}
+
+/* Map @total elements of @sg; on failure nothing stays mapped. */
+static int ring_map_sg(struct ring *r, struct scatterlist *sg,
+		       unsigned int out_num, unsigned int total,
+		       dma_addr_t *addrs)
+{
+	struct scatterlist *s;
+	unsigned int i;
+
+	for_each_sg(sg, s, total, i) {
+		enum dma_data_direction dir = i < out_num ? DMA_TO_DEVICE :
+							    DMA_FROM_DEVICE;
+
+		addrs[i] = dma_map_page(r->dma_dev, sg_page(s), s->offset,
+					s->length, dir);
+		if (dma_mapping_error(r->dma_dev, addrs[i]))
+			goto err_unmap;
+	}
+	return 0;
+
+err_unmap:
+	total = i;
+	for_each_sg(sg, s, total, i)
+		dma_unmap_page(r->dma_dev, addrs[i], s->length,
+			       i < out_num ? DMA_TO_DEVICE : DMA_FROM_DEVICE);
+	return -ENOMEM;
+}
+
+static void ring_publish(struct ring *r, u16 head)
+{
+	r->avail->ring[r->avail_idx & (r->vq.num - 1)] = cpu_to_le16(head);
+	r->avail_idx++;
+	r->num_added++;
+	/* The device must see the ring entry before the index that covers it. */
+	virt_wmb();
+	WRITE_ONCE(r->avail->idx, cpu_to_le16(r->avail_idx));
+}
+
+/* Fill @n descriptors of @table from @sg, chained by index. */
+static void ring_fill_indirect(struct ring_desc *table, struct scatterlist *sg,
+			       unsigned int out_num, unsigned int n,
+			       const dma_addr_t *addrs)
+{
+	struct scatterlist *s;
+	unsigned int i;
+
+	for_each_sg(sg, s, n, i) {
+		u16 flags = i < out_num ? 0 : VRING_DESC_F_WRITE;
+
+		if (i + 1 < n)
+			flags |= VRING_DESC_F_NEXT;
+		table[i].addr = cpu_to_le64(addrs[i]);
+		table[i].len = cpu_to_le32(s->length);
+		table[i].flags = cpu_to_le16(flags);
+		table[i].next = cpu_to_le16(i + 1);
+	}
+}
+
+/*
+ * One ring descriptor pointing at a table of @total descriptors. The
+ * element addresses are kept in the table itself, which is driver memory
+ * and only read by the device.
+ */
+static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
+			     unsigned int out_num, unsigned int total,
+			     void *data, u32 in_len)
+{
+	struct ring_desc *table;
+	dma_addr_t *addrs, table_dma;
+	u16 head = r->free_head;
+	int err = -ENOMEM;
+
+	table = kmalloc_array(total, sizeof(*table) + sizeof(*addrs), GFP_ATOMIC);
+	if (!table)
+		return -ENOMEM;
+	addrs = (dma_addr_t *)(table + total);
+	if (ring_map_sg(r, sg, out_num, total, addrs))
+		goto err_free;
+	ring_fill_indirect(table, sg, out_num, total, addrs);
+	table_dma = dma_map_single(r->dma_dev, table, total * sizeof(*table),
+				   DMA_TO_DEVICE);
+	if (dma_mapping_error(r->dma_dev, table_dma))
+		goto err_unmap;
+
+	r->desc[head].addr = cpu_to_le64(table_dma);
+	r->desc[head].len = cpu_to_le32(total * sizeof(*table));
+	r->desc[head].flags = cpu_to_le16(VRING_DESC_F_INDIRECT);
+	r->shadow[head].addr = table_dma;
+	r->shadow[head].len = total * sizeof(*table);
+	r->shadow[head].flags = VRING_DESC_F_INDIRECT;
+	r->free_head = r->shadow[head].next;
+	r->vq.num_free--;
+	r->buffers[head] = (struct ring_buffer) {
+		.data = data, .in_len = in_len, .ndescs = 1, .last = head,
+		.indirect = table, .indirect_num = total,
+	};
+	ring_publish(r, head);
+	return 0;
+
+err_unmap:
+	while (total--)
+		dma_unmap_page(r->dma_dev, addrs[total], le32_to_cpu(table[total].len),
+			       ring_dir(le16_to_cpu(table[total].flags)));
+err_free:
+	kfree(table);
+	return err;
+}
+
+/* A chain of @total descriptors taken from the free list. */
+static int ring_add_direct(struct ring *r, struct scatterlist *sg,
+			   unsigned int out_num, unsigned int total,
+			   void *data, u32 in_len)
+{
+	dma_addr_t addrs[16], *a = addrs;
+	struct scatterlist *s;
+	u16 head = r->free_head, i = head, prev = head;
+	unsigned int n;
+
+	if (total > ARRAY_SIZE(addrs)) {
+		a = kmalloc_array(total, sizeof(*a), GFP_ATOMIC);
+		if (!a)
+			return -ENOMEM;
+	}
+	if (ring_map_sg(r, sg, out_num, total, a)) {
+		if (a != addrs)
+			kfree(a);
+		return -ENOMEM;
+	}
+	for_each_sg(sg, s, total, n) {
+		u16 flags = n < out_num ? 0 : VRING_DESC_F_WRITE;
+
+		if (n + 1 < total)
+			flags |= VRING_DESC_F_NEXT;
+		r->shadow[i].addr = a[n];
+		r->shadow[i].len = s->length;
+		r->shadow[i].flags = flags;
+		r->desc[i].addr = cpu_to_le64(a[n]);
+		r->desc[i].len = cpu_to_le32(s->length);
+		r->desc[i].flags = cpu_to_le16(flags);
+		r->desc[i].next = cpu_to_le16(r->shadow[i].next);
+		prev = i;
+		i = r->shadow[i].next;
+	}
+	if (a != addrs)
+		kfree(a);
+	r->free_head = i;
+	r->vq.num_free -= total;
+	r->buffers[head] = (struct ring_buffer) {
+		.data = data, .in_len = in_len, .ndescs = total, .last = prev,
+	};
+	ring_publish(r, head);
+	return 0;
+}
+
+static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+			unsigned int out_num, unsigned int in_num, void *data)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int total = out_num + in_num, i;
+	struct scatterlist *s;
+	u64 in_len = 0;
+
+	if (unlikely(r->broken))
+		return -EIO;
+	if (unlikely(!data || !total || total < out_num))
+		return -EINVAL;
+	for_each_sg(sg, s, total, i)
+		if (i >= out_num)
+			in_len += s->length;
+	if (unlikely(in_len > U32_MAX))
+		return -EINVAL;
+	if (!vq->num_free)
+		return -ENOSPC;
+	if (r->indirect && total > 1 && (indirect_always || total > vq->num_free))
+		return ring_add_indirect(r, sg, out_num, total, data, in_len);
+	if (total > vq->num)
+		return -EINVAL;
+	if (total > vq->num_free)
+		return -ENOSPC;
+	return ring_add_direct(r, sg, out_num, total, data, in_len);
+}
+
+static bool ring_need_kick(struct ring *r)
+{
+	u16 new = r->avail_idx, old = new - r->num_added;
+
+	r->num_added = 0;
+	if (r->event_idx)
+		return vring_need_event(le16_to_cpu(READ_ONCE(*ring_avail_event(r))),
+					new, old);
+	return !(le16_to_cpu(READ_ONCE(r->used->flags)) & VRING_USED_F_NO_NOTIFY);
+}
+
+static void ring_sync(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	if (unlikely(r->broken) || !r->num_added)
+		return;
+	/* Publish the new index before reading whether the device wants a kick. */
+	virt_mb();
+	if (!ring_need_kick(r))
+		return;
+	r->stats.kicks++;
+	if (!r->notify(vq, r->notify_data))
+		ring_set_broken(r, "notification failed");
+}
+
+static void ring_detach(struct ring *r, u16 head)
+{
+	struct ring_buffer *b = &r->buffers[head];
+	u16 i = head;
+	unsigned int n;
+
+	if (b->indirect) {
+		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
+		for (n = 0; n < b->indirect_num; n++)
+			ring_unmap(r, le64_to_cpu(b->indirect[n].addr),
+				   le32_to_cpu(b->indirect[n].len),
+				   le16_to_cpu(b->indirect[n].flags));
+		kfree(b->indirect);
+		b->indirect = NULL;
+	} else {
+		for (n = 0; n < b->ndescs; n++) {
+			ring_unmap(r, r->shadow[i].addr, r->shadow[i].len,
+				   r->shadow[i].flags);
+			i = r->shadow[i].next;
+		}
+	}
+	r->shadow[b->last].next = r->free_head;
+	r->free_head = head;
+	r->vq.num_free += b->ndescs;
+	b->data = NULL;
+}
+
+static bool ring_more_used(struct ring *r)
+{
+	return le16_to_cpu(READ_ONCE(r->used->idx)) != READ_ONCE(r->last_used);
+}
+
+static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
+{
+	struct ring *r = to_ring(vq);
+	u16 used_idx, slot;
+	u32 id, used_len;
+	void *data;
+
+	if (unlikely(r->broken))
+		return NULL;
+	used_idx = le16_to_cpu(READ_ONCE(r->used->idx));
+	if (used_idx == r->last_used)
+		return NULL;
+	if (unlikely((u16)(used_idx - r->last_used) > vq->num - vq->num_free)) {
+		ring_set_broken(r, "used index moved from %u to %u", r->last_used,
+				used_idx);
+		return NULL;
+	}
+	/* Read the entry only after the index that covers it. */
+	virt_rmb();
+	slot = r->last_used & (vq->num - 1);
+	id = le32_to_cpu(READ_ONCE(r->used->ring[slot].id));
+	used_len = le32_to_cpu(READ_ONCE(r->used->ring[slot].len));
+	if (unlikely(id >= vq->num || !r->buffers[id].data)) {
+		ring_set_broken(r, "used id %u is not in flight (ring size %u)",
+				id, vq->num);
+		return NULL;
+	}
+	if (unlikely(used_len > r->buffers[id].in_len)) {
+		ring_set_broken(r, "used length %u exceeds the buffer's %u",
+				used_len, r->buffers[id].in_len);
+		return NULL;
+	}
+	data = r->buffers[id].data;
+	ring_detach(r, id);
+	WRITE_ONCE(r->last_used, r->last_used + 1);
+	if (r->event_idx && READ_ONCE(r->callbacks))
+		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
+	*len = used_len;
+	return data;
+}
+
+static int ring_detach_buf(struct virtio4_queue *vq, void *data)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int i;
+
+	if (!data)
+		return -ENOENT;
+	for (i = 0; i < vq->num; i++) {
+		if (r->buffers[i].data == data) {
+			ring_detach(r, i);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static void ring_disable_callbacks(struct ring *r)
+{
+	WRITE_ONCE(r->callbacks, false);
+	/* With EVENT_IDX, leaving used_event behind is enough. */
+	if (!r->event_idx) {
+		r->avail_flags |= VRING_AVAIL_F_NO_INTERRUPT;
+		WRITE_ONCE(r->avail->flags, cpu_to_le16(r->avail_flags));
+	}
+}
+
+static bool ring_restart(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	WRITE_ONCE(r->callbacks, true);
+	if (r->event_idx) {
+		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
+	} else {
+		r->avail_flags &= ~VRING_AVAIL_F_NO_INTERRUPT;
+		WRITE_ONCE(r->avail->flags, cpu_to_le16(r->avail_flags));
+	}
+	/* Publish the re-enable before checking for buffers used meanwhile. */
+	virt_mb();
+	if (unlikely(ring_more_used(r))) {
+		ring_disable_callbacks(r);
+		return false;
+	}
+	return true;
+}
+
+static const struct virtio4_queue_ops ring_ops = {
+	.add_buf = ring_add_buf,
+	.sync = ring_sync,
+	.get_buf = ring_get_buf,
+	.detach_buf = ring_detach_buf,
+	.restart = ring_restart,
+};
+
+/**
+ * virtio4_ring_interrupt - a transport's interrupt for one queue
+ * @vq: the queue the interrupt is for.
+ *
+ * Calls the queue's callback if buffers were used and callbacks are on;
+ * a callback returning false turns them off until restart().
+ *
+ * Context: interrupt context.
+ * Return: IRQ_NONE if nothing was used, IRQ_HANDLED otherwise.
+ */
+irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	if (!ring_more_used(r) || READ_ONCE(r->broken)) {
+		r->stats.spurious++;
+		return IRQ_NONE;
+	}
+	r->stats.interrupts++;
+	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
+		ring_disable_callbacks(r);
+	return IRQ_HANDLED;
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_interrupt);
+
+static size_t ring_sizes(unsigned int num, size_t *avail_off, size_t *used_off)
+{
+	*avail_off = sizeof(struct ring_desc) * num;
+	*used_off = ALIGN(*avail_off + sizeof(struct ring_avail) +
+			  sizeof(__le16) * (num + 1), SMP_CACHE_BYTES);
+	return *used_off + sizeof(struct ring_used) +
+	       sizeof(struct ring_used_elem) * num + sizeof(__le16);
+}
+
+static int ring_alloc(struct ring *r, unsigned int num)
+{
+	size_t avail_off, used_off;
+	unsigned int i;
+
+	r->shadow = kcalloc(num, sizeof(*r->shadow), GFP_KERNEL);
+	r->buffers = kcalloc(num, sizeof(*r->buffers), GFP_KERNEL);
+	if (!r->shadow || !r->buffers)
+		return -ENOMEM;
+	r->mem_size = ring_sizes(num, &avail_off, &used_off);
+	r->mem = dma_alloc_coherent(r->dma_dev, r->mem_size, &r->mem_dma,
+				    GFP_KERNEL);
+	if (!r->mem)
+		return -ENOMEM;
+	r->desc = r->mem;
+	r->avail = r->mem + avail_off;
+	r->used = r->mem + used_off;
+	for (i = 0; i < num; i++)
+		r->shadow[i].next = i + 1;
+	return 0;
+}
+
+static void ring_free(struct ring *r)
+{
+	if (r->mem)
+		dma_free_coherent(r->dma_dev, r->mem_size, r->mem, r->mem_dma);
+	kfree(r->buffers);
+	kfree(r->shadow);
+	kfree(r);
+}
+
+/**
+ * virtio4_ring_new - create a descriptor ring
+ * @vdev: the device the queue belongs to (for its features and logs).
+ * @dma_dev: the device that maps buffers for DMA (e.g. the PCI device).
+ * @index: the queue's number within @vdev.
+ * @num: the number of descriptors, a power of two from 1 to 32768.
+ * @notify: the transport's kick.
+ * @notify_data: passed to @notify (the queue's priv is the driver's).
+ * @callback: the driver's callback, or NULL.
+ * @name: the queue's name in logs.
+ *
+ * Uses VIRTIO_RING_F_EVENT_IDX and VIRTIO_RING_F_INDIRECT_DESC when they
+ * are negotiated in @vdev->features.
+ *
+ * Context: process context.
+ * Return: the queue, or an ERR_PTR(): -EINVAL for a bad @num, -ENOMEM.
+ */
+struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
+				       struct device *dma_dev,
+				       unsigned int index, unsigned int num,
+				       virtio4_notify_t *notify, void *notify_data,
+				       virtio4_callback_t *callback,
+				       const char *name)
+{
+	struct ring *r;
+
+	if (!num || num > 32768 || !is_power_of_2(num)) {
+		dev_err(&vdev->dev, "queue %s: bad size %u\n", name, num);
+		return ERR_PTR(-EINVAL);
+	}
+	r = kzalloc(sizeof(*r), GFP_KERNEL);
+	if (!r)
+		return ERR_PTR(-ENOMEM);
+	r->vdev = vdev;
+	r->dma_dev = dma_dev;
+	r->notify = notify;
+	r->notify_data = notify_data;
+	r->event_idx = virtio4_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
+	r->indirect = virtio4_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
+	r->callbacks = true;
+	strscpy(r->name, name, sizeof(r->name));
+	if (ring_alloc(r, num)) {
+		ring_free(r);
+		return ERR_PTR(-ENOMEM);
+	}
+	r->vq = (struct virtio4_queue) {
+		.ops = &ring_ops, .cb = callback, .index = index,
+		.num = num, .num_free = num,
+	};
+	return &r->vq;
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_new);
+
+/**
+ * virtio4_ring_del - free a ring
+ * @vq: a queue from virtio4_ring_new().
+ *
+ * The device must be reset first (it may no longer touch the ring).
+ * Buffers still outstanding are unmapped; their tokens are the driver's.
+ *
+ * Context: process context.
+ */
+void virtio4_ring_del(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int i;
+
+	for (i = 0; i < vq->num; i++)
+		if (r->buffers[i].data)
+			ring_detach(r, i);
+	ring_free(r);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_del);
+
+/**
+ * virtio4_ring_layout - where the device finds the ring
+ * @vq: the queue.
+ * @layout: filled with the bus addresses of its three parts.
+ *
+ * Context: any context.
+ */
+void virtio4_ring_layout(struct virtio4_queue *vq,
+			 struct virtio4_ring_layout *layout)
+{
+	struct ring *r = to_ring(vq);
+
+	layout->desc = r->mem_dma;
+	layout->avail = r->mem_dma + ((void *)r->avail - r->mem);
+	layout->used = r->mem_dma + ((void *)r->used - r->mem);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_layout);
+
+/**
+ * virtio4_ring_break - stop a queue for good
+ * @vq: the queue.
+ *
+ * For a transport whose device went away: get_buf() returns NULL and
+ * add_buf() fails with -EIO from now on.
+ *
+ * Context: any context.
+ */
+void virtio4_ring_break(struct virtio4_queue *vq)
+{
+	WRITE_ONCE(to_ring(vq)->broken, true);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_break);
+
+/**
+ * virtio4_ring_is_broken - has the queue stopped for good?
+ * @vq: the queue.
+ *
+ * Context: any context.
+ * Return: true after the device misbehaved or virtio4_ring_break().
+ */
+bool virtio4_ring_is_broken(struct virtio4_queue *vq)
+{
+	return READ_ONCE(to_ring(vq)->broken);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_is_broken);
+
+/**
+ * virtio4_ring_stats - read a queue's counters
+ * @vq: the queue.
+ * @stats: filled with its counters.
+ *
+ * Context: any context; the counters are read without a lock.
+ */
+void virtio4_ring_stats(struct virtio4_queue *vq,
+			struct virtio4_ring_stats *stats)
+{
+	*stats = to_ring(vq)->stats;
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_stats);
+
+MODULE_DESCRIPTION("virtio draft IV: the descriptor ring (split virtqueue)");
+MODULE_LICENSE("GPL");

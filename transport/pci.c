@@ -1,0 +1,638 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PCI transport: QEMU's (and any virtio 1.x) virtio-pci devices, modern
+ * interface only, put on the virtio4 bus with descriptor rings as queues.
+ *
+ * How a device gets here: a PCI device with vendor 0x1af4 and a device id
+ * in 0x1000..0x107f binds to this driver (unless Linux's virtio_pci took it
+ * first; steer it with /sys/bus/pci/devices/.../driver_override). Probe maps
+ * the four virtio capabilities (common, notify, ISR, device config) and
+ * registers a virtio4_device; the bus then negotiates features and calls a
+ * driver's probe, which calls vp_find_vqs() for its queues.
+ *
+ * Interrupts: one MSI-X vector per queue plus one for configuration
+ * changes when the device has enough; otherwise one shared queue vector
+ * plus the configuration vector; otherwise INTx with the ISR register.
+ */
+#include <linux/delay.h>
+#include <linux/module.h>
+#include <linux/pci.h>
+#include <linux/slab.h>
+#include <uapi/linux/virtio_config.h>
+#include <uapi/linux/virtio_pci.h>
+#include <virtio4/ring.h>
+
+enum vp_irq_mode { VP_IRQ_PER_QUEUE, VP_IRQ_SHARED, VP_IRQ_INTX };
+
+static unsigned int irq_mode;
+module_param(irq_mode, uint, 0444);
+MODULE_PARM_DESC(irq_mode,
+		 "Interrupts: 0 = the best the device allows (MSI-X vector per queue, shared MSI-X, INTx), 1 = at most one shared MSI-X vector for the queues, 2 = INTx only (default: 0)");
+
+static unsigned int queue_size_max;
+module_param(queue_size_max, uint, 0444);
+MODULE_PARM_DESC(queue_size_max,
+		 "Largest queue size to use, a power of two; 0 = the device's (default: 0)");
+
+struct vp_queue {
+	struct virtio4_queue *vq;
+	void __iomem *notify;
+	char name[32];
+};
+
+struct vp_device {
+	struct virtio4_device vdev;
+	struct pci_dev *pdev;
+	struct virtio_pci_common_cfg __iomem *common;
+	u8 __iomem *isr;
+	void __iomem *device;
+	size_t device_len;
+	void __iomem *notify_base;
+	size_t notify_len;
+	u32 notify_mult;
+	int bars;
+	enum vp_irq_mode mode;
+	unsigned int nvectors;
+	unsigned int nvqs;
+	struct vp_queue *queues;
+	bool irqs_requested;
+};
+
+#define to_vp(_vdev) container_of(_vdev, struct vp_device, vdev)
+
+/* Device configuration: accesses as wide as the field, as virtio 1.x asks. */
+static void vp_get(struct virtio4_device *vdev, unsigned int offset,
+		   void *buf, unsigned int len)
+{
+	struct vp_device *vp = to_vp(vdev);
+	void __iomem *p = vp->device + offset;
+	__le32 l[2];
+	__le16 w;
+	unsigned int i;
+
+	if (!vp->device || offset + len > vp->device_len || offset + len < offset) {
+		dev_err_once(&vdev->dev, "config read %u+%u outside %zu bytes\n",
+			     offset, len, vp->device_len);
+		memset(buf, 0, len);
+		return;
+	}
+	switch (len) {
+	case 1:
+		*(u8 *)buf = ioread8(p);
+		break;
+	case 2:
+		w = cpu_to_le16(ioread16(p));
+		memcpy(buf, &w, 2);
+		break;
+	case 4:
+		l[0] = cpu_to_le32(ioread32(p));
+		memcpy(buf, l, 4);
+		break;
+	case 8:
+		l[0] = cpu_to_le32(ioread32(p));
+		l[1] = cpu_to_le32(ioread32(p + 4));
+		memcpy(buf, l, 8);
+		break;
+	default:
+		for (i = 0; i < len; i++)
+			((u8 *)buf)[i] = ioread8(p + i);
+	}
+}
+
+static void vp_set(struct virtio4_device *vdev, unsigned int offset,
+		   const void *buf, unsigned int len)
+{
+	struct vp_device *vp = to_vp(vdev);
+	void __iomem *p = vp->device + offset;
+	__le32 l;
+	__le16 w;
+	unsigned int i;
+
+	if (!vp->device || offset + len > vp->device_len || offset + len < offset) {
+		dev_err_once(&vdev->dev, "config write %u+%u outside %zu bytes\n",
+			     offset, len, vp->device_len);
+		return;
+	}
+	switch (len) {
+	case 2:
+		memcpy(&w, buf, 2);
+		iowrite16(le16_to_cpu(w), p);
+		break;
+	case 4:
+		memcpy(&l, buf, 4);
+		iowrite32(le32_to_cpu(l), p);
+		break;
+	default:
+		for (i = 0; i < len; i++)
+			iowrite8(((const u8 *)buf)[i], p + i);
+	}
+}
+
+static u32 vp_generation(struct virtio4_device *vdev)
+{
+	return ioread8(&to_vp(vdev)->common->config_generation);
+}
+
+static u8 vp_get_status(struct virtio4_device *vdev)
+{
+	return ioread8(&to_vp(vdev)->common->device_status);
+}
+
+static void vp_set_status(struct virtio4_device *vdev, u8 status)
+{
+	iowrite8(status, &to_vp(vdev)->common->device_status);
+}
+
+static void vp_reset(struct virtio4_device *vdev)
+{
+	struct vp_device *vp = to_vp(vdev);
+	unsigned int waited;
+
+	iowrite8(0, &vp->common->device_status);
+	/* The reset is done when the device reads back 0. */
+	for (waited = 0; ioread8(&vp->common->device_status); waited++) {
+		if (waited == 1000) {
+			dev_err(&vdev->dev, "device does not complete its reset\n");
+			break;
+		}
+		usleep_range(1000, 2000);
+	}
+	/* No handler may still be running on the old state. */
+	if (vp->irqs_requested)
+		for (waited = 0; waited < vp->nvectors; waited++)
+			synchronize_irq(pci_irq_vector(vp->pdev, waited));
+}
+
+static u64 vp_get_features(struct virtio4_device *vdev)
+{
+	struct vp_device *vp = to_vp(vdev);
+	u64 features;
+
+	iowrite32(0, &vp->common->device_feature_select);
+	features = ioread32(&vp->common->device_feature);
+	iowrite32(1, &vp->common->device_feature_select);
+	features |= (u64)ioread32(&vp->common->device_feature) << 32;
+	return features;
+}
+
+static int vp_finalize_features(struct virtio4_device *vdev)
+{
+	struct vp_device *vp = to_vp(vdev);
+
+	iowrite32(0, &vp->common->guest_feature_select);
+	iowrite32(lower_32_bits(vdev->features), &vp->common->guest_feature);
+	iowrite32(1, &vp->common->guest_feature_select);
+	iowrite32(upper_32_bits(vdev->features), &vp->common->guest_feature);
+	return 0;
+}
+
+static bool vp_notify(struct virtio4_queue *vq, void *data)
+{
+	struct vp_queue *q = data;
+
+	iowrite16(vq->index, q->notify);
+	return true;
+}
+
+static irqreturn_t vp_config_irq(int irq, void *data)
+{
+	struct vp_device *vp = data;
+
+	virtio4_config_changed(&vp->vdev);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t vp_queue_irq(int irq, void *data)
+{
+	return virtio4_ring_interrupt(data);
+}
+
+static irqreturn_t vp_queues_irq(int irq, void *data)
+{
+	struct vp_device *vp = data;
+	irqreturn_t ret = IRQ_NONE;
+	unsigned int i;
+
+	for (i = 0; i < vp->nvqs; i++)
+		if (vp->queues[i].vq &&
+		    virtio4_ring_interrupt(vp->queues[i].vq) == IRQ_HANDLED)
+			ret = IRQ_HANDLED;
+	return ret;
+}
+
+static irqreturn_t vp_intx_irq(int irq, void *data)
+{
+	struct vp_device *vp = data;
+	u8 isr = ioread8(vp->isr);	/* reading clears it */
+
+	if (!isr)
+		return IRQ_NONE;
+	if (isr & VIRTIO_PCI_ISR_CONFIG)
+		vp_config_irq(irq, vp);
+	vp_queues_irq(irq, vp);
+	return IRQ_HANDLED;
+}
+
+/* Allocate vectors for @nvqs queues; sets vp->mode and vp->nvectors. */
+static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs)
+{
+	struct pci_dev *pdev = vp->pdev;
+
+	vp->nvectors = nvqs + 1;
+	vp->mode = VP_IRQ_PER_QUEUE;
+	if (irq_mode == 0 &&
+	    pci_alloc_irq_vectors(pdev, nvqs + 1, nvqs + 1, PCI_IRQ_MSIX) > 0)
+		return 0;
+	vp->nvectors = 2;
+	vp->mode = VP_IRQ_SHARED;
+	if (irq_mode <= 1 && pci_alloc_irq_vectors(pdev, 2, 2, PCI_IRQ_MSIX) > 0)
+		return 0;
+	vp->nvectors = 1;
+	vp->mode = VP_IRQ_INTX;
+	if (pci_alloc_irq_vectors(pdev, 1, 1, PCI_IRQ_LEGACY) > 0)
+		return 0;
+	vp->nvectors = 0;
+	dev_err(&vp->vdev.dev, "no interrupt available\n");
+	return -ENODEV;
+}
+
+static u16 vp_queue_vector(struct vp_device *vp, unsigned int index)
+{
+	switch (vp->mode) {
+	case VP_IRQ_PER_QUEUE:
+		return index + 1;
+	case VP_IRQ_SHARED:
+		return 1;
+	default:
+		return VIRTIO_MSI_NO_VECTOR;
+	}
+}
+
+static void vp_free_irqs(struct vp_device *vp)
+{
+	unsigned int i;
+
+	if (!vp->irqs_requested)
+		return;
+	vp->irqs_requested = false;
+	if (vp->mode == VP_IRQ_INTX) {
+		free_irq(pci_irq_vector(vp->pdev, 0), vp);
+		return;
+	}
+	free_irq(pci_irq_vector(vp->pdev, 0), vp);
+	if (vp->mode == VP_IRQ_SHARED) {
+		free_irq(pci_irq_vector(vp->pdev, 1), vp);
+		return;
+	}
+	for (i = 0; i < vp->nvqs; i++)
+		free_irq(pci_irq_vector(vp->pdev, i + 1), vp->queues[i].vq);
+}
+
+static int vp_request_irqs(struct vp_device *vp)
+{
+	const char *name = dev_name(&vp->vdev.dev);
+	struct pci_dev *pdev = vp->pdev;
+	unsigned int i = 0;
+	int err;
+
+	if (vp->mode == VP_IRQ_INTX) {
+		err = request_irq(pci_irq_vector(pdev, 0), vp_intx_irq,
+				  IRQF_SHARED, name, vp);
+		vp->irqs_requested = !err;
+		return err;
+	}
+	err = request_irq(pci_irq_vector(pdev, 0), vp_config_irq, 0, name, vp);
+	if (err)
+		return err;
+	if (vp->mode == VP_IRQ_SHARED) {
+		err = request_irq(pci_irq_vector(pdev, 1), vp_queues_irq, 0, name, vp);
+		if (err)
+			goto err_config;
+	} else {
+		for (i = 0; i < vp->nvqs; i++) {
+			err = request_irq(pci_irq_vector(pdev, i + 1), vp_queue_irq,
+					  0, vp->queues[i].name, vp->queues[i].vq);
+			if (err)
+				goto err_queues;
+		}
+	}
+	vp->irqs_requested = true;
+	return 0;
+
+err_queues:
+	while (i--)
+		free_irq(pci_irq_vector(pdev, i + 1), vp->queues[i].vq);
+err_config:
+	free_irq(pci_irq_vector(pdev, 0), vp);
+	return err;
+}
+
+static void vp_del_queues(struct vp_device *vp)
+{
+	unsigned int i;
+
+	for (i = 0; i < vp->nvqs; i++)
+		if (vp->queues[i].vq)
+			virtio4_ring_del(vp->queues[i].vq);
+	kfree(vp->queues);
+	vp->queues = NULL;
+	vp->nvqs = 0;
+}
+
+static void vp_del_vqs(struct virtio4_device *vdev)
+{
+	struct vp_device *vp = to_vp(vdev);
+
+	vp_reset(vdev);
+	vp_free_irqs(vp);
+	vp_del_queues(vp);
+	pci_free_irq_vectors(vp->pdev);
+	vp->nvectors = 0;
+}
+
+/* Tell the device about queue @index's ring; returns 0 or -errno. */
+static int vp_activate_queue(struct vp_device *vp, unsigned int index)
+{
+	struct virtio_pci_common_cfg __iomem *c = vp->common;
+	struct virtio4_queue *vq = vp->queues[index].vq;
+	struct virtio4_ring_layout l;
+	u16 vector = vp_queue_vector(vp, index);
+	u64 off;
+
+	virtio4_ring_layout(vq, &l);
+	iowrite16(vq->num, &c->queue_size);
+	iowrite32(lower_32_bits(l.desc), &c->queue_desc_lo);
+	iowrite32(upper_32_bits(l.desc), &c->queue_desc_hi);
+	iowrite32(lower_32_bits(l.avail), &c->queue_avail_lo);
+	iowrite32(upper_32_bits(l.avail), &c->queue_avail_hi);
+	iowrite32(lower_32_bits(l.used), &c->queue_used_lo);
+	iowrite32(upper_32_bits(l.used), &c->queue_used_hi);
+	iowrite16(vector, &c->queue_msix_vector);
+	if (ioread16(&c->queue_msix_vector) != vector) {
+		dev_err(&vp->vdev.dev, "queue %u: device refused its MSI-X vector\n",
+			index);
+		return -EBUSY;
+	}
+	off = (u64)ioread16(&c->queue_notify_off) * vp->notify_mult;
+	if (off + 2 > vp->notify_len) {
+		dev_err(&vp->vdev.dev, "queue %u: notify offset %llu outside %zu bytes\n",
+			index, off, vp->notify_len);
+		return -EINVAL;
+	}
+	vp->queues[index].notify = vp->notify_base + off;
+	iowrite16(1, &c->queue_enable);
+	return 0;
+}
+
+static int vp_new_queue(struct vp_device *vp, unsigned int index,
+			virtio4_callback_t *callback, const char *name)
+{
+	struct vp_queue *q = &vp->queues[index];
+	unsigned int num;
+
+	iowrite16(index, &vp->common->queue_select);
+	num = ioread16(&vp->common->queue_size);
+	if (!num || ioread16(&vp->common->queue_enable)) {
+		dev_err(&vp->vdev.dev, "queue %u is not available\n", index);
+		return -ENOENT;
+	}
+	if (queue_size_max && num > queue_size_max && is_power_of_2(queue_size_max))
+		num = queue_size_max;
+	snprintf(q->name, sizeof(q->name), "%s-%s", dev_name(&vp->vdev.dev), name);
+	q->vq = virtio4_ring_new(&vp->vdev, &vp->pdev->dev, index, num,
+				 vp_notify, q, callback, q->name);
+	if (IS_ERR(q->vq)) {
+		int err = PTR_ERR(q->vq);
+
+		q->vq = NULL;
+		return err;
+	}
+	return vp_activate_queue(vp, index);
+}
+
+static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
+		       struct virtio4_queue *vqs[],
+		       virtio4_callback_t *callbacks[],
+		       const char * const names[])
+{
+	struct vp_device *vp = to_vp(vdev);
+	unsigned int i, avail = ioread16(&vp->common->num_queues);
+	int err;
+
+	if (nvqs > avail) {
+		dev_err(&vdev->dev, "driver wants %u queues, device has %u\n",
+			nvqs, avail);
+		return -ENOENT;
+	}
+	vp->queues = kcalloc(nvqs, sizeof(*vp->queues), GFP_KERNEL);
+	if (!vp->queues)
+		return -ENOMEM;
+	vp->nvqs = nvqs;
+	err = vp_alloc_vectors(vp, nvqs);
+	if (err)
+		goto err_queues;
+	if (vp->mode != VP_IRQ_INTX) {
+		iowrite16(0, &vp->common->msix_config);
+		if (ioread16(&vp->common->msix_config) != 0) {
+			dev_err(&vdev->dev, "device refused the config MSI-X vector\n");
+			err = -EBUSY;
+			goto err_vectors;
+		}
+	}
+	for (i = 0; i < nvqs; i++) {
+		err = vp_new_queue(vp, i, callbacks[i], names[i]);
+		if (err)
+			goto err_vectors;
+	}
+	err = vp_request_irqs(vp);
+	if (err)
+		goto err_vectors;
+	for (i = 0; i < nvqs; i++)
+		vqs[i] = vp->queues[i].vq;
+	return 0;
+
+err_vectors:
+	vp_reset(vdev);
+	pci_free_irq_vectors(vp->pdev);
+	vp->nvectors = 0;
+err_queues:
+	vp_del_queues(vp);
+	return err;
+}
+
+static const struct virtio4_config_ops vp_config_ops = {
+	.get			= vp_get,
+	.set			= vp_set,
+	.generation		= vp_generation,
+	.get_status		= vp_get_status,
+	.set_status		= vp_set_status,
+	.reset			= vp_reset,
+	.get_features		= vp_get_features,
+	.finalize_features	= vp_finalize_features,
+	.find_vqs		= vp_find_vqs,
+	.del_vqs		= vp_del_vqs,
+};
+
+/* Map the virtio capability of @type; returns its mapping or NULL. */
+static void __iomem *vp_map_cap(struct vp_device *vp, u8 type, size_t min_len,
+				size_t *len, int *cap_pos)
+{
+	struct pci_dev *pdev = vp->pdev;
+	u32 offset, length;
+	u8 cfg_type, bar;
+	int pos;
+
+	for (pos = pci_find_capability(pdev, PCI_CAP_ID_VNDR); pos > 0;
+	     pos = pci_find_next_capability(pdev, pos, PCI_CAP_ID_VNDR)) {
+		pci_read_config_byte(pdev, pos + VIRTIO_PCI_CAP_CFG_TYPE, &cfg_type);
+		pci_read_config_byte(pdev, pos + VIRTIO_PCI_CAP_BAR, &bar);
+		if (cfg_type != type || bar > PCI_STD_NUM_BARS - 1)
+			continue;
+		pci_read_config_dword(pdev, pos + VIRTIO_PCI_CAP_OFFSET, &offset);
+		pci_read_config_dword(pdev, pos + VIRTIO_PCI_CAP_LENGTH, &length);
+		if (length < min_len || (u64)offset + length > pci_resource_len(pdev, bar)) {
+			dev_err(&pdev->dev, "virtio capability %u: %u+%u outside BAR %u\n",
+				type, offset, length, bar);
+			return NULL;
+		}
+		vp->bars |= BIT(bar);
+		if (len)
+			*len = length;
+		if (cap_pos)
+			*cap_pos = pos;
+		return pci_iomap_range(pdev, bar, offset, length);
+	}
+	return NULL;
+}
+
+static void vp_unmap(struct vp_device *vp)
+{
+	if (vp->common)
+		pci_iounmap(vp->pdev, vp->common);
+	if (vp->isr)
+		pci_iounmap(vp->pdev, vp->isr);
+	if (vp->notify_base)
+		pci_iounmap(vp->pdev, vp->notify_base);
+	if (vp->device)
+		pci_iounmap(vp->pdev, vp->device);
+}
+
+static int vp_map(struct vp_device *vp)
+{
+	int notify_pos = 0;
+
+	vp->common = vp_map_cap(vp, VIRTIO_PCI_CAP_COMMON_CFG,
+				sizeof(struct virtio_pci_common_cfg), NULL, NULL);
+	vp->isr = vp_map_cap(vp, VIRTIO_PCI_CAP_ISR_CFG, 1, NULL, NULL);
+	vp->notify_base = vp_map_cap(vp, VIRTIO_PCI_CAP_NOTIFY_CFG, 2,
+				     &vp->notify_len, &notify_pos);
+	vp->device = vp_map_cap(vp, VIRTIO_PCI_CAP_DEVICE_CFG, 0,
+				&vp->device_len, NULL);
+	if (!vp->common || !vp->isr || !vp->notify_base) {
+		dev_err(&vp->pdev->dev, "no modern virtio capabilities (legacy-only device?)\n");
+		vp_unmap(vp);
+		return -ENODEV;
+	}
+	pci_read_config_dword(vp->pdev, notify_pos + VIRTIO_PCI_NOTIFY_CAP_MULT,
+			      &vp->notify_mult);
+	return 0;
+}
+
+static void vp_release(struct device *dev)
+{
+	kfree(to_vp(to_virtio4_device(dev)));
+}
+
+static int vp_probe(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	struct vp_device *vp;
+	int err;
+
+	vp = kzalloc(sizeof(*vp), GFP_KERNEL);
+	if (!vp)
+		return -ENOMEM;
+	vp->pdev = pdev;
+	err = pci_enable_device(pdev);
+	if (err)
+		goto err_free;
+	err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(64));
+	if (err)
+		err = dma_set_mask_and_coherent(&pdev->dev, DMA_BIT_MASK(32));
+	if (err)
+		goto err_disable;
+	err = vp_map(vp);
+	if (err)
+		goto err_disable;
+	err = pci_request_selected_regions(pdev, vp->bars, KBUILD_MODNAME);
+	if (err)
+		goto err_unmap;
+	pci_set_master(pdev);
+
+	vp->vdev.id.device = pdev->device >= 0x1040 ? pdev->device - 0x1040 :
+						      pdev->subsystem_device;
+	vp->vdev.id.vendor = pdev->subsystem_vendor;
+	vp->vdev.config = &vp_config_ops;
+	vp->vdev.dev.parent = &pdev->dev;
+	vp->vdev.dev.release = vp_release;
+	pci_set_drvdata(pdev, vp);
+	err = virtio4_register_device(&vp->vdev);
+	if (err)
+		goto err_put;
+	return 0;
+
+err_put:
+	pci_release_selected_regions(pdev, vp->bars);
+	vp_unmap(vp);
+	pci_disable_device(pdev);
+	put_device(&vp->vdev.dev);
+	return err;
+err_unmap:
+	vp_unmap(vp);
+err_disable:
+	pci_disable_device(pdev);
+err_free:
+	kfree(vp);
+	return err;
+}
+
+static void vp_remove(struct pci_dev *pdev)
+{
+	struct vp_device *vp = pci_get_drvdata(pdev);
+
+	get_device(&vp->vdev.dev);
+	virtio4_unregister_device(&vp->vdev);
+	pci_release_selected_regions(pdev, vp->bars);
+	vp_unmap(vp);
+	pci_disable_device(pdev);
+	put_device(&vp->vdev.dev);
+}
+
+static const struct pci_device_id vp_ids[] = {
+	{ PCI_DEVICE(PCI_VENDOR_ID_REDHAT_QUMRANET, PCI_ANY_ID) },
+	{ }
+};
+
+/*
+ * No MODULE_DEVICE_TABLE: Linux's virtio_pci claims the same devices, so
+ * this module is never autoloaded for them; load it, or steer a device to
+ * it with driver_override, where it is wanted.
+ */
+
+static int vp_probe_filter(struct pci_dev *pdev, const struct pci_device_id *id)
+{
+	/* 0x1000..0x103f are transitional devices, 0x1040..0x107f modern ones. */
+	if (pdev->device < 0x1000 || pdev->device > 0x107f)
+		return -ENODEV;
+	return vp_probe(pdev, id);
+}
+
+static struct pci_driver vp_driver = {
+	.name		= "virtio4-pci",
+	.id_table	= vp_ids,
+	.probe		= vp_probe_filter,
+	.remove		= vp_remove,
+};
+module_pci_driver(vp_driver);
+
+MODULE_DESCRIPTION("virtio draft IV: the PCI transport (virtio 1.x modern devices)");
+MODULE_LICENSE("GPL");
