@@ -70,3 +70,9 @@ load_virtio4_blk() {
 size_of() {
 	stat -c %s "$1"
 }
+
+# host_step NAME: tell the test's host command (# host:) that the guest reached NAME.
+# The host command waits for it with tests/qemu/wait-console.sh.
+host_step() {
+	echo "VIRTIO4-STEP $1"
+}

@@ -61,32 +61,53 @@ cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 sof
 cmdline+=" hung_task_panic=1 virtio4_test=$name"
 [ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
 
-# start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.
-start_guest() {
-	local GUEST=$1 extra=() console="file:$WORK/console$1.log"
+# guest_command N [wire arguments...]: guest N's QEMU command line, into the array "cmd".
+guest_command() {
+	local GUEST=$1 extra=() console="file:$WORK/console$1.log" line
 	shift
-	local line
 	while IFS= read -r line; do
 		[ -n "$line" ] && eval "extra+=($line)"
 	done < <(directive qemu)
 	[ -n "${INTERACTIVE:-}" ] && [ "$GUEST" = 0 ] && console=mon:stdio
-	timeout -k 5 "$timeout_s" qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G \
-		-nodefaults -display none -no-reboot \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline virtio4_guest=$GUEST" \
-		-serial "$console" -serial "file:$WORK/verdict$GUEST" \
-		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off" \
-		"$@" "${extra[@]}" 2>"$WORK/qemu$GUEST.err" &
-	echo $! >"$WORK/pid$GUEST"
+	cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G
+		-nodefaults -display none -no-reboot
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline virtio4_guest=$GUEST"
+		-serial "$console" -serial "file:$WORK/verdict$GUEST"
+		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off"
+		"$@" "${extra[@]}")
 }
 
-if [ "$guests" = 2 ]; then
-	port=$(free_port)
-	start_guest 0 -netdev "socket,id=wire,listen=127.0.0.1:$port"
+# start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.
+start_guest() {
+	guest_command "$@"
+	timeout -k 5 "$timeout_s" "${cmd[@]}" 2>"$WORK/qemu$1.err" &
+	echo $! >"$WORK/pid$1"
+}
+
+wait_listening() {
 	for _ in $(seq 50); do
-		ss -Hltn "sport = :$port" | grep -q . && break
+		ss -Hltn "sport = :$1" | grep -q . && return
 		sleep 0.1
 	done
-	start_guest 1 -netdev "socket,id=wire,connect=127.0.0.1:$port"
+}
+
+# Two guests: the first one started listens on a free loopback port, the other connects.
+wire=()
+if [ "$guests" = 2 ]; then
+	port=$(free_port)
+	first=0
+	[ -n "${INTERACTIVE:-}" ] && first=1
+	start_guest $first -netdev "socket,id=wire,listen=127.0.0.1:$port"
+	wait_listening "$port"
+	wire=(-netdev "socket,id=wire,connect=127.0.0.1:$port")
+fi
+# Interactive: guest 0 in the foreground with its console on this terminal.
+if [ -n "${INTERACTIVE:-}" ]; then
+	guest_command 0 "${wire[@]}"
+	exec "${cmd[@]}"
+fi
+if [ "$guests" = 2 ]; then
+	start_guest 1 "${wire[@]}"
 else
 	start_guest 0
 fi
