@@ -6,6 +6,7 @@
 # A test file declares what it needs in comment lines:
 #   # timeout: 90            seconds for the whole run (default 90)
 #   # guests: 2              two guests joined by a wire: netdev "wire" (-netdev socket on 127.0.0.1)
+#   # boots: 2               boot one guest again on the same $WORK ($BOOT in the guest: 0, 1)
 #   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
 #   # setup: truncate ...    a host command run before boot (in $WORK)
 #   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
@@ -45,6 +46,8 @@ timeout_s=$(directive timeout | tail -n 1)
 timeout_s=${timeout_s:-90}
 guests=$(directive guests | tail -n 1)
 guests=${guests:-1}
+boots=$(directive boots | tail -n 1)
+boots=${boots:-1}
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -71,7 +74,8 @@ guest_command() {
 	[ -n "${INTERACTIVE:-}" ] && [ "$GUEST" = 0 ] && console=mon:stdio
 	cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G
 		-nodefaults -display none -no-reboot
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline virtio4_guest=$GUEST"
+		-kernel "$kernel" -initrd "$initrd"
+		-append "$cmdline virtio4_guest=$GUEST virtio4_boot=${boot:-0}"
 		-serial "$console" -serial "file:$WORK/verdict$GUEST"
 		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off"
 		"$@" "${extra[@]}")
@@ -106,18 +110,6 @@ if [ -n "${INTERACTIVE:-}" ]; then
 	guest_command 0 "${wire[@]}"
 	exec "${cmd[@]}"
 fi
-if [ "$guests" = 2 ]; then
-	start_guest 1 "${wire[@]}"
-else
-	start_guest 0
-fi
-
-host_rc=0
-if [ -n "$(directive host)" ]; then
-	(cd "$(dirname "$test_file")" && QMP0="$WORK/qmp0.sock" QMP1="$WORK/qmp1.sock" \
-		timeout "$timeout_s" bash -c "$(directive host)") >"$WORK/host.log" 2>&1 || host_rc=$?
-fi
-
 # judge N: prints the reason guest N failed, or nothing if it passed.
 judge() {
 	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report
@@ -135,17 +127,35 @@ judge() {
 }
 
 reasons=()
-for g in $(seq 0 $((guests - 1))); do
-	wait "$(cat "$WORK/pid$g")"
-	reason=$(judge "$g" $?)
-	[ -n "$reason" ] && reasons+=("$reason")
+for boot in $(seq 0 $((boots - 1))); do
+	if [ "$guests" = 2 ]; then
+		start_guest 1 "${wire[@]}"
+	else
+		start_guest 0
+	fi
+	host_rc=0
+	if [ -n "$(directive host)" ] && [ "$boot" = 0 ]; then
+		(cd "$(dirname "$test_file")" && QMP0="$WORK/qmp0.sock" QMP1="$WORK/qmp1.sock" \
+			timeout "$timeout_s" bash -c "$(directive host)") >"$WORK/host.log" 2>&1 ||
+			host_rc=$?
+	fi
+	for g in $(seq 0 $((guests - 1))); do
+		wait "$(cat "$WORK/pid$g")"
+		reason=$(judge "$g" $?)
+		[ -n "$reason" ] && reasons+=("${reason/#guest/boot $boot guest}")
+	done
+	[ "$host_rc" = 0 ] || reasons+=("host command exited $host_rc: $(tail -n 1 "$WORK/host.log")")
+	if [ "$boots" -gt 1 ]; then
+		mv "$WORK/console0.log" "$WORK/console0.boot$boot.log"
+		mv "$WORK/verdict0" "$WORK/verdict0.boot$boot"
+	fi
+	[ "${#reasons[@]}" = 0 ] || break
 done
-[ "$host_rc" = 0 ] || reasons+=("host command exited $host_rc: $(tail -n 1 "$WORK/host.log")")
 
 {
 	# KUnit cases (KTAP in the console) count as results of their own.
-	for g in $(seq 0 $((guests - 1))); do
-		"$top/tests/qemu/ktap.sh" "$WORK/console$g.log"
+	for log in "$WORK"/console*.log; do
+		"$top/tests/qemu/ktap.sh" "$log"
 	done
 	if [ "${#reasons[@]}" = 0 ]; then
 		echo "pass $name"
