@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one kernel (stock or debug): busybox, kmod, fio,
-# iperf3 and e2fsprogs with their shared libraries, Linux's virtio modules, our
-# modules (already built into build/KIND/src), the tests and /init.
+# iperf3, e2fsprogs, util-linux's blkdiscard and lsblk, with their shared libraries;
+# Linux's virtio modules; our modules (already built into build/KIND/src); the tests
+# and /init.
 # Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -23,7 +24,7 @@ debug)
 *) echo "usage: initramfs.sh stock|debug" >&2; exit 2 ;;
 esac
 
-tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck)
+tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -61,8 +62,8 @@ install -m 755 "$top/tests/qemu/init" "$staging/init"
 cp /bin/busybox "$staging/bin/busybox"
 cp /bin/kmod "$staging/sbin/kmod"
 for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
-cp /usr/bin/fio /usr/bin/iperf3 "$staging/usr/bin/"
-cp /sbin/mke2fs /sbin/e2fsck "$staging/usr/sbin/"
+cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$staging/usr/bin/"
+cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard "$staging/usr/sbin/"
 ln -s mke2fs "$staging/usr/sbin/mkfs.ext4"
 for lib in $(libraries); do
 	mkdir -p "$staging$(dirname "$lib")"

@@ -14,6 +14,6 @@ fi
 start=$(date +%s)
 rc=0
 "$top/tests/qemu/run.sh" stock "$top/tests/qemu/main-guest.sh" >/dev/null || rc=$?
-grep -av '^\[' "$build/results/stock/main-guest/console0.log" | tr -d '\r'
+grep -av "^\[" "$build/results/stock/main-guest/console0.log" | tr -d "\r"
 echo "== guest ran for $(( $(date +%s) - start ))s: $(cat "$build/results/stock/main-guest/results")"
 exit $rc
