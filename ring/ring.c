@@ -21,36 +21,13 @@
 #include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include <virtio4/ring.h>
+#include <kunit/visibility.h>
+#include "layout.h"
 
 static bool indirect_always;
 module_param(indirect_always, bool, 0644);
 MODULE_PARM_DESC(indirect_always,
 		 "Put every multi-element buffer in an indirect table when the device allows; otherwise only buffers that do not fit directly (default: false)");
-
-/* The split virtqueue as the device sees it (virtio 1.x, little-endian). */
-struct ring_desc {
-	__le64 addr;
-	__le32 len;
-	__le16 flags;
-	__le16 next;
-};
-
-struct ring_avail {
-	__le16 flags;
-	__le16 idx;
-	__le16 ring[]; /* then used_event */
-};
-
-struct ring_used_elem {
-	__le32 id;
-	__le32 len;
-};
-
-struct ring_used {
-	__le16 flags;
-	__le16 idx;
-	struct ring_used_elem ring[]; /* then avail_event */
-};
 
 /* What the driver wrote into one descriptor: its private, trusted copy. */
 struct ring_shadow {
@@ -93,6 +70,7 @@ struct ring {
 	bool broken;
 	bool callbacks;		/* the driver wants callbacks */
 	u16 free_head;
+	u16 in_flight;		/* buffers the device holds */
 	u16 avail_idx;		/* the next available index to publish */
 	u16 num_added;		/* buffers added since the last sync */
 	u16 last_used;		/* the next used index to read */
@@ -170,6 +148,7 @@ static void ring_publish(struct ring *r, u16 head)
 	r->avail->ring[r->avail_idx & (r->vq.num - 1)] = cpu_to_le16(head);
 	r->avail_idx++;
 	r->num_added++;
+	r->in_flight++;
 	/* The device must see the ring entry before the index that covers it. */
 	virt_wmb();
 	WRITE_ONCE(r->avail->idx, cpu_to_le16(r->avail_idx));
@@ -369,6 +348,7 @@ static void ring_detach(struct ring *r, u16 head)
 	r->shadow[b->last].next = r->free_head;
 	r->free_head = head;
 	r->vq.num_free += b->ndescs;
+	r->in_flight--;
 	b->data = NULL;
 }
 
@@ -389,7 +369,7 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	used_idx = le16_to_cpu(READ_ONCE(r->used->idx));
 	if (used_idx == r->last_used)
 		return NULL;
-	if (unlikely((u16)(used_idx - r->last_used) > vq->num - vq->num_free)) {
+	if (unlikely((u16)(used_idx - r->last_used) > r->in_flight)) {
 		ring_set_broken(r, "used index moved from %u to %u", r->last_used,
 				used_idx);
 		return NULL;
@@ -670,6 +650,24 @@ void virtio4_ring_stats(struct virtio4_queue *vq,
 	*stats = to_ring(vq)->stats;
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_stats);
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * virtio4_ring_test_view - the ring's shared memory, for KUnit's test device
+ * @vq: the queue.
+ * @view: filled with its descriptor table, available and used rings.
+ */
+void virtio4_ring_test_view(struct virtio4_queue *vq,
+			    struct virtio4_ring_view *view)
+{
+	struct ring *r = to_ring(vq);
+
+	view->desc = r->desc;
+	view->avail = r->avail;
+	view->used = r->used;
+}
+EXPORT_SYMBOL_IF_KUNIT(virtio4_ring_test_view);
+#endif
 
 MODULE_DESCRIPTION("virtio draft IV: the descriptor ring (split virtqueue)");
 MODULE_LICENSE("GPL");

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit suite for the descriptor ring: the draft-IV API's semantics, and
+ * the ring's defence against a device that writes lies into the used ring.
+ * The test plays the device, reading the available ring and writing the
+ * used ring directly. Buffers are mapped by dma-direct (no IOMMU in the
+ * test guests), so a descriptor's address is a physical address.
+ */
+#include <kunit/test.h>
+#include <linux/device.h>
+#include <linux/dma-mapping.h>
+#include <linux/io.h>
+#include <uapi/linux/virtio_ring.h>
+#include <virtio4/ring.h>
+#include "../../ring/layout.h"
+
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+
+#define RT_NUM 8
+#define RT_BUF 256
+
+struct rt {
+	struct device *dma_dev;
+	struct virtio4_device vdev;
+	struct virtio4_queue *vq;
+	struct virtio4_ring_view v;
+	unsigned int kicks;
+	unsigned int callbacks;
+	bool cb_result;
+	u16 dev_avail;		/* the device's cursor in the available ring */
+	u8 *bufs;		/* RT_NUM * 2 buffers of RT_BUF bytes */
+};
+
+static bool rt_notify(struct virtio4_queue *vq, void *data)
+{
+	struct rt *rt = data;
+
+	rt->kicks++;
+	return true;
+}
+
+static bool rt_callback(struct virtio4_queue *vq)
+{
+	struct rt *rt = vq->priv;
+
+	rt->callbacks++;
+	return rt->cb_result;
+}
+
+static void rt_new(struct kunit *test, u64 features)
+{
+	struct rt *rt = test->priv;
+
+	rt->vdev.features = features;
+	rt->vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 0, RT_NUM, rt_notify,
+				  rt, rt_callback, "kunit");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(rt->vq));
+	rt->vq->priv = rt;
+	virtio4_ring_test_view(rt->vq, &rt->v);
+}
+
+static int rt_init(struct kunit *test)
+{
+	struct rt *rt = kunit_kzalloc(test, sizeof(*rt), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, rt);
+	rt->bufs = kunit_kzalloc(test, RT_NUM * 2 * RT_BUF, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rt->bufs);
+	test->priv = rt;
+	/* A bare device, never registered: enough for dma-direct mappings. */
+	rt->dma_dev = kunit_kzalloc(test, sizeof(*rt->dma_dev), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, rt->dma_dev);
+	rt->dma_dev->dma_mask = &rt->dma_dev->coherent_dma_mask;
+	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(rt->dma_dev, DMA_BIT_MASK(64)), 0);
+	rt->cb_result = true;
+	rt_new(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+	return 0;
+}
+
+static void rt_exit(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	if (rt && rt->vq)
+		virtio4_ring_del(rt->vq);
+}
+
+/* Add a buffer of one out and one in element, token @token (1-based). */
+static int rt_add(struct rt *rt, unsigned long token, unsigned int out_len,
+		  unsigned int in_len)
+{
+	struct scatterlist sg[2];
+	u8 *buf = rt->bufs + (token % RT_NUM) * 2 * RT_BUF;
+	unsigned int n = 0, out = 0, in = 0;
+
+	sg_init_table(sg, 2);
+	if (out_len) {
+		sg_set_buf(&sg[n++], buf, out_len);
+		out = 1;
+	}
+	if (in_len) {
+		sg_set_buf(&sg[n++], buf + RT_BUF, in_len);
+		in = 1;
+	}
+	if (n)
+		sg_mark_end(&sg[n - 1]);
+	return rt->vq->ops->add_buf(rt->vq, sg, out, in, (void *)token);
+}
+
+/* The device takes the next available head, or returns -1. */
+static int dev_pop(struct rt *rt)
+{
+	u16 head;
+
+	if (le16_to_cpu(READ_ONCE(rt->v.avail->idx)) == rt->dev_avail)
+		return -1;
+	head = le16_to_cpu(rt->v.avail->ring[rt->dev_avail % RT_NUM]);
+	rt->dev_avail++;
+	return head;
+}
+
+/* The device writes a used entry and publishes it. */
+static void dev_push(struct rt *rt, u32 id, u32 len)
+{
+	u16 idx = le16_to_cpu(rt->v.used->idx);
+
+	rt->v.used->ring[idx % RT_NUM].id = cpu_to_le32(id);
+	rt->v.used->ring[idx % RT_NUM].len = cpu_to_le32(len);
+	virt_wmb();
+	WRITE_ONCE(rt->v.used->idx, cpu_to_le16(idx + 1));
+}
+
+static void dev_set_used_idx(struct rt *rt, u16 idx)
+{
+	WRITE_ONCE(rt->v.used->idx, cpu_to_le16(idx));
+}
+
+static void token_and_length_come_back(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len = 0;
+	int head;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 16, 100), 0);
+	rt->vq->ops->sync(rt->vq);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, head, 0);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	dev_push(rt, head, 42);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)1UL);
+	KUNIT_EXPECT_EQ(test, len, 42U);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM);
+}
+
+static void device_sees_out_then_in(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	struct ring_desc *d;
+	int head;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 16, 100), 0);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, head, 0);
+	d = &rt->v.desc[head];
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->len), 16U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(d->flags), VRING_DESC_F_NEXT);
+	d = &rt->v.desc[le16_to_cpu(d->next)];
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->len), 100U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(d->flags), VRING_DESC_F_WRITE);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM - 2);
+}
+
+static void full_queue_returns_enospc(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len, i;
+
+	for (i = 1; i <= RT_NUM; i++)
+		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 0U);
+	KUNIT_EXPECT_EQ(test, rt_add(rt, 99, 8, 0), -ENOSPC);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)1UL);
+	KUNIT_EXPECT_EQ(test, rt_add(rt, 99, 8, 0), 0);
+}
+
+static void bad_buffers_return_einval(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_EXPECT_EQ(test, rt_add(rt, 1, 0, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt_add(rt, 0, 8, 0), -EINVAL);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM);
+}
+
+static void detach_unused_buffer(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 7, 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, rt->vq->ops->detach_buf(rt->vq, (void *)8UL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rt->vq->ops->detach_buf(rt->vq, (void *)7UL), 0);
+	KUNIT_EXPECT_EQ(test, rt->vq->ops->detach_buf(rt->vq, (void *)7UL), -ENOENT);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM);
+}
+
+static void completion_after_detach_breaks_queue(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len;
+	int head;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 7, 8, 8), 0);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_EQ(test, rt->vq->ops->detach_buf(rt->vq, (void *)7UL), 0);
+	dev_push(rt, head, 1);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
+}
+
+static void callback_false_disables_until_restart(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len;
+
+	rt->cb_result = false;
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 2, 8, 0), 0);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 1U);
+	dev_push(rt, dev_pop(rt), 0);
+	virtio4_ring_interrupt(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 1U);	/* disabled */
+	/* Two used buffers pending: restart refuses and stays disabled. */
+	KUNIT_EXPECT_FALSE(test, rt->vq->ops->restart(rt->vq));
+	KUNIT_EXPECT_NOT_NULL(test, rt->vq->ops->get_buf(rt->vq, &len));
+	KUNIT_EXPECT_FALSE(test, rt->vq->ops->restart(rt->vq));
+	KUNIT_EXPECT_NOT_NULL(test, rt->vq->ops->get_buf(rt->vq, &len));
+	KUNIT_EXPECT_TRUE(test, rt->vq->ops->restart(rt->vq));
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 3, 8, 0), 0);
+	dev_push(rt, dev_pop(rt), 0);
+	virtio4_ring_interrupt(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 2U);
+}
+
+static void interrupt_with_nothing_used_is_spurious(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_NONE);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 0U);
+}
+
+static void event_idx_suppresses_kicks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	__le16 *avail_event = (__le16 *)&rt->v.used->ring[RT_NUM];
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 1U);	/* avail_event 0: wants the first */
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 2, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 1U);	/* not asked for index 1 */
+	*avail_event = cpu_to_le16(2);
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 3, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 2U);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 2U);	/* nothing new, no kick */
+}
+
+static void no_notify_flag_suppresses_kicks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	virtio4_ring_del(rt->vq);
+	rt_new(test, 0);
+	rt->v.used->flags = cpu_to_le16(VRING_USED_F_NO_NOTIFY);
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 0U);
+	rt->v.used->flags = 0;
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 2, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 1U);
+}
+
+static void indirect_when_direct_does_not_fit(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	struct ring_desc *table;
+	unsigned int len, i;
+	int head;
+
+	virtio4_ring_del(rt->vq);
+	rt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
+	for (i = 1; i < RT_NUM; i++)
+		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
+	/* One descriptor left: a two-element buffer goes in an indirect table. */
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 100, 16, 32), 0);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 0U);
+	for (i = 1; i < RT_NUM; i++)
+		dev_pop(rt);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, head, 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.desc[head].flags), VRING_DESC_F_INDIRECT);
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(rt->v.desc[head].len), 2 * sizeof(*table));
+	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[0].len), 16U);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[1].len), 32U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[1].flags), VRING_DESC_F_WRITE);
+	dev_push(rt, head, 32);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
+	KUNIT_EXPECT_EQ(test, len, 32U);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
+}
+
+/* After the device lies, nothing is completed and add_buf fails with -EIO. */
+static void expect_broken(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len;
+
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
+	KUNIT_EXPECT_EQ(test, rt_add(rt, 50, 8, 8), -EIO);
+}
+
+static void used_id_out_of_range_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	dev_pop(rt);
+	dev_push(rt, RT_NUM, 0);
+	expect_broken(test);
+}
+
+static void used_id_not_in_flight_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	int head;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	head = dev_pop(rt);
+	dev_push(rt, (head + 1) % RT_NUM, 0);
+	expect_broken(test);
+}
+
+static void duplicate_completion_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int len;
+	int head;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	head = dev_pop(rt);
+	dev_push(rt, head, 8);
+	dev_push(rt, head, 8);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
+}
+
+static void used_length_too_long_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	dev_push(rt, dev_pop(rt), 9);
+	expect_broken(test);
+}
+
+static void used_index_jump_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	dev_pop(rt);
+	dev_set_used_idx(rt, 2);	/* two used, one in flight */
+	expect_broken(test);
+}
+
+static void used_index_backwards_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	dev_set_used_idx(rt, 0xffff);
+	expect_broken(test);
+}
+
+static struct kunit_case virtio4_ring_cases[] = {
+	KUNIT_CASE(token_and_length_come_back),
+	KUNIT_CASE(device_sees_out_then_in),
+	KUNIT_CASE(full_queue_returns_enospc),
+	KUNIT_CASE(bad_buffers_return_einval),
+	KUNIT_CASE(detach_unused_buffer),
+	KUNIT_CASE(completion_after_detach_breaks_queue),
+	KUNIT_CASE(callback_false_disables_until_restart),
+	KUNIT_CASE(interrupt_with_nothing_used_is_spurious),
+	KUNIT_CASE(event_idx_suppresses_kicks),
+	KUNIT_CASE(no_notify_flag_suppresses_kicks),
+	KUNIT_CASE(indirect_when_direct_does_not_fit),
+	KUNIT_CASE(used_id_out_of_range_breaks),
+	KUNIT_CASE(used_id_not_in_flight_breaks),
+	KUNIT_CASE(duplicate_completion_breaks),
+	KUNIT_CASE(used_length_too_long_breaks),
+	KUNIT_CASE(used_index_jump_breaks),
+	KUNIT_CASE(used_index_backwards_breaks),
+	{}
+};
+
+static struct kunit_suite virtio4_ring_suite = {
+	.name = "virtio4-ring",
+	.init = rt_init,
+	.exit = rt_exit,
+	.test_cases = virtio4_ring_cases,
+};
+
+kunit_test_suite(virtio4_ring_suite);
+
+MODULE_DESCRIPTION("virtio4 descriptor ring: API semantics and hostile-device KUnit tests");
+MODULE_LICENSE("GPL");
