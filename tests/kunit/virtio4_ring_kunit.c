@@ -126,6 +126,7 @@ static void dev_push(struct rt *rt, u32 id, u32 len)
 
 	rt->v.used->ring[idx % RT_NUM].id = cpu_to_le32(id);
 	rt->v.used->ring[idx % RT_NUM].len = cpu_to_le32(len);
+	/* As a device must: the entry before the index that publishes it. */
 	virt_wmb();
 	WRITE_ONCE(rt->v.used->idx, cpu_to_le16(idx + 1));
 }
