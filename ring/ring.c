@@ -224,43 +224,41 @@ err_free:
 	return err;
 }
 
-/* A chain of @total descriptors taken from the free list. */
+/* Write one mapped element into descriptor @i and its shadow. */
+static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
+			  u16 flags)
+{
+	r->shadow[i].addr = addr;
+	r->shadow[i].len = len;
+	r->shadow[i].flags = flags;
+	r->desc[i].addr = cpu_to_le64(addr);
+	r->desc[i].len = cpu_to_le32(len);
+	r->desc[i].flags = cpu_to_le16(flags);
+	r->desc[i].next = cpu_to_le16(r->shadow[i].next);
+}
+
+/* A chain of @total descriptors taken from the free list; allocates nothing. */
 static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 			   unsigned int out_num, unsigned int total,
 			   void *data, u32 in_len)
 {
-	dma_addr_t addrs[16], *a = addrs;
-	struct scatterlist *s;
 	u16 head = r->free_head, i = head, prev = head;
+	struct scatterlist *s;
 	unsigned int n;
 
-	if (total > ARRAY_SIZE(addrs)) {
-		a = kmalloc_array(total, sizeof(*a), GFP_ATOMIC);
-		if (!a)
-			return -ENOMEM;
-	}
-	if (ring_map_sg(r, sg, out_num, total, a)) {
-		if (a != addrs)
-			kfree(a);
-		return -ENOMEM;
-	}
 	for_each_sg(sg, s, total, n) {
 		u16 flags = n < out_num ? 0 : VRING_DESC_F_WRITE;
+		dma_addr_t addr = dma_map_page(r->dma_dev, sg_page(s), s->offset,
+					       s->length, ring_dir(flags));
 
+		if (dma_mapping_error(r->dma_dev, addr))
+			goto err_unmap;
 		if (n + 1 < total)
 			flags |= VRING_DESC_F_NEXT;
-		r->shadow[i].addr = a[n];
-		r->shadow[i].len = s->length;
-		r->shadow[i].flags = flags;
-		r->desc[i].addr = cpu_to_le64(a[n]);
-		r->desc[i].len = cpu_to_le32(s->length);
-		r->desc[i].flags = cpu_to_le16(flags);
-		r->desc[i].next = cpu_to_le16(r->shadow[i].next);
+		ring_set_desc(r, i, addr, s->length, flags);
 		prev = i;
 		i = r->shadow[i].next;
 	}
-	if (a != addrs)
-		kfree(a);
 	r->free_head = i;
 	r->vq.num_free -= total;
 	r->buffers[head] = (struct ring_buffer) {
@@ -268,6 +266,11 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 	};
 	ring_publish(r, head);
 	return 0;
+
+err_unmap:
+	for (i = head; n--; i = r->shadow[i].next)
+		ring_unmap(r, r->shadow[i].addr, r->shadow[i].len, r->shadow[i].flags);
+	return -ENOMEM;
 }
 
 static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],

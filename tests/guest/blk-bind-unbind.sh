@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Our block stack loads in any order, unbinds and rebinds through sysfs (at both the virtio4
+# Our block stack loads by modalias and in any order, unbinds and rebinds through sysfs (at both the virtio4
 # and the PCI level) with its data intact, refuses rmmod while mounted, and unloads when idle.
 # kernels: debug stock
 # timeout: 180
@@ -19,6 +19,17 @@ wait_gone() {
 	done
 	fail "/dev/v4blk0 still there after $1"
 }
+
+# The driver loads from the device's modalias, as udev would load it.
+modprobe virtio4_pci || fail "loading the transport"
+wait_for /sys/bus/virtio4/devices/virtio4.0/modalias
+alias=$(cat /sys/bus/virtio4/devices/virtio4.0/modalias)
+expect_eq "modalias" virtio4:d00000002v00001AF4 "$alias"
+modprobe "$alias" || fail "modprobe $alias"
+module_loaded virtio4_blk || fail "the modalias did not load virtio4_blk"
+check_disk "driver loaded by modalias"
+rmmod virtio4_blk virtio4_pci || fail "rmmod when idle"
+wait_gone "rmmod"
 
 # Driver first, then transport; then the reverse.
 modprobe virtio4_blk && modprobe virtio4_pci || fail "loading driver before transport"
