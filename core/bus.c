@@ -210,6 +210,11 @@ static int virtio4_negotiate(struct virtio4_device *vdev,
 		return -ENODEV;
 	}
 	vdev->features = offered & virtio4_driver_features(drv);
+	if (drv->validate) {
+		err = drv->validate(vdev);
+		if (err)
+			return err;
+	}
 	err = vdev->config->finalize_features(vdev);
 	if (err)
 		return err;

@@ -75,7 +75,7 @@ struct ring {
 	u16 num_added;		/* buffers added since the last sync */
 	u16 last_used;		/* the next used index to read */
 	u16 avail_flags;
-	struct virtio4_ring_stats stats;
+	u64 spurious;		/* interrupts with nothing used */
 	char name[32];
 };
 
@@ -322,7 +322,7 @@ static void ring_sync(struct virtio4_queue *vq)
 	virt_mb();
 	if (!ring_need_kick(r))
 		return;
-	r->stats.kicks++;
+	vq->kicks++;
 	if (!r->notify(vq, r->notify_data))
 		ring_set_broken(r, "notification failed");
 }
@@ -417,6 +417,22 @@ static int ring_detach_buf(struct virtio4_queue *vq, void *data)
 	return -ENOENT;
 }
 
+static void *ring_detach_unused(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int i;
+	void *data;
+
+	for (i = 0; i < vq->num; i++) {
+		data = r->buffers[i].data;
+		if (data) {
+			ring_detach(r, i);
+			return data;
+		}
+	}
+	return NULL;
+}
+
 static void ring_disable_callbacks(struct ring *r)
 {
 	WRITE_ONCE(r->callbacks, false);
@@ -453,6 +469,7 @@ static const struct virtio4_queue_ops ring_ops = {
 	.get_buf = ring_get_buf,
 	.detach_buf = ring_detach_buf,
 	.restart = ring_restart,
+	.detach_unused = ring_detach_unused,
 };
 
 /**
@@ -470,10 +487,10 @@ irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq)
 	struct ring *r = to_ring(vq);
 
 	if (!ring_more_used(r) || READ_ONCE(r->broken)) {
-		r->stats.spurious++;
+		r->spurious++;
 		return IRQ_NONE;
 	}
-	r->stats.interrupts++;
+	vq->interrupts++;
 	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
 		ring_disable_callbacks(r);
 	return IRQ_HANDLED;
@@ -639,20 +656,6 @@ bool virtio4_ring_is_broken(struct virtio4_queue *vq)
 	return READ_ONCE(to_ring(vq)->broken);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_is_broken);
-
-/**
- * virtio4_ring_stats - read a queue's counters
- * @vq: the queue.
- * @stats: filled with its counters.
- *
- * Context: any context; the counters are read without a lock.
- */
-void virtio4_ring_stats(struct virtio4_queue *vq,
-			struct virtio4_ring_stats *stats)
-{
-	*stats = to_ring(vq)->stats;
-}
-EXPORT_SYMBOL_GPL(virtio4_ring_stats);
 
 #if IS_ENABLED(CONFIG_KUNIT)
 /**

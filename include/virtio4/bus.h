@@ -104,6 +104,9 @@ struct virtio4_device {
  * @id_table: the devices it binds, ending with an entry whose device is 0.
  * @feature_table: the device feature bits it understands.
  * @feature_table_size: the number of entries in @feature_table.
+ * @validate: optional: called once the features are chosen (vdev->features)
+ *	and before the device accepts them; may clear bits that depend on each
+ *	other. Returns 0 or -errno.
  * @probe: set up a device whose features are negotiated; its queues are
  *	created here. Returns 0 or -errno.
  * @remove: tear down a device; called with the device still working, the
@@ -115,6 +118,7 @@ struct virtio4_driver {
 	const struct virtio4_device_id *id_table;
 	const unsigned int *feature_table;
 	unsigned int feature_table_size;
+	int (*validate)(struct virtio4_device *vdev);
 	int (*probe)(struct virtio4_device *vdev);
 	void (*remove)(struct virtio4_device *vdev);
 	void (*config_changed)(struct virtio4_device *vdev);

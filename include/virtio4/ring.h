@@ -32,18 +32,6 @@ struct virtio4_ring_layout {
 	dma_addr_t used;
 };
 
-/**
- * struct virtio4_ring_stats - what a ring counted
- * @kicks: notifications sent to the device.
- * @interrupts: interrupts with used buffers.
- * @spurious: interrupts with nothing used.
- */
-struct virtio4_ring_stats {
-	u64 kicks;
-	u64 interrupts;
-	u64 spurious;
-};
-
 struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 				       struct device *dma_dev,
 				       unsigned int index, unsigned int num,
@@ -56,7 +44,5 @@ void virtio4_ring_layout(struct virtio4_queue *vq,
 irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq);
 void virtio4_ring_break(struct virtio4_queue *vq);
 bool virtio4_ring_is_broken(struct virtio4_queue *vq);
-void virtio4_ring_stats(struct virtio4_queue *vq,
-			struct virtio4_ring_stats *stats);
 
 #endif /* _VIRTIO4_RING_H */

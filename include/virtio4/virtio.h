@@ -38,6 +38,10 @@ struct virtio4_queue;
  * @restart: re-enable callbacks after the callback returned false. Returns
  *	false, leaving callbacks disabled, when used buffers are already
  *	pending: the driver must collect them first and try again.
+ * @detach_unused: this project's addition for shutdown, once the device is
+ *	reset: take back any one outstanding buffer and return its token, or
+ *	NULL when none is left. For drivers that do not track their buffers
+ *	(a network driver's receive pages).
  *
  * Locking is the driver's: no two operations on one queue may run at the
  * same time. Operations on different queues are independent. All operations
@@ -50,6 +54,7 @@ struct virtio4_queue_ops {
 	void *(*get_buf)(struct virtio4_queue *vq, unsigned int *len);
 	int (*detach_buf)(struct virtio4_queue *vq, void *data);
 	bool (*restart)(struct virtio4_queue *vq);
+	void *(*detach_unused)(struct virtio4_queue *vq);
 };
 
 /**
@@ -63,10 +68,13 @@ struct virtio4_queue_ops {
  * @num: the number of descriptors: the most buffer elements that can be
  *	outstanding at once (more with indirect descriptors).
  * @num_free: how many of @num are free now; read it under the driver's lock.
+ * @kicks: how many times sync() notified the device.
+ * @interrupts: how many interrupts found used buffers.
  *
- * @index, @num and @num_free are this project's additions to draft IV: a
- * block driver sizes its queue depth from @num, and a network driver stops
- * its transmit queue before @num_free runs out.
+ * @index, @num, @num_free, @kicks and @interrupts are this project's
+ * additions to draft IV, kept by the implementation and only read by
+ * drivers: a block driver sizes its queue depth from @num, a network driver
+ * stops its transmit queue before @num_free runs out and reports the counts.
  */
 struct virtio4_queue {
 	const struct virtio4_queue_ops *ops;
@@ -75,6 +83,8 @@ struct virtio4_queue {
 	unsigned int index;
 	unsigned int num;
 	unsigned int num_free;
+	u64 kicks;
+	u64 interrupts;
 };
 
 #endif /* _VIRTIO4_VIRTIO_H */

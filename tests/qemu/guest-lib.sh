@@ -35,18 +35,37 @@ shipped_modules() {
 
 # peer_barrier PEER_ADDRESS: in two-guest tests, return once both guests have reached
 # this point, so neither ends (and takes the wire down) while the other still uses it.
+# Each call is a new round, with its own port and file.
+BARRIER_ROUND=0
+
+# A pipe that never ends (this shell holds it open on fd 3), for listen_once.
+[ -p /tmp/hold ] || mkfifo /tmp/hold
+exec 3<>/tmp/hold
+
+# listen_once PORT: write what one TCP connection to PORT brings to stdout; give up after 120 s.
+# busybox nc shuts the connection down when its stdin ends, so its stdin is a pipe that never
+# does.
+listen_once() {
+	timeout 120 nc -l -p "$1" </tmp/hold
+}
+
 peer_barrier() {
-	local i
-	nc -l -p 7777 >/tmp/barrier &
+	local i port
+	BARRIER_ROUND=$((BARRIER_ROUND + 1))
+	port=$((7700 + BARRIER_ROUND))
+	listen_once $port >/tmp/barrier.$BARRIER_ROUND &
 	for i in $(seq 150); do
-		echo "guest $GUEST here" | nc -w 1 "$1" 7777 2>/dev/null && break
+		echo "guest $GUEST here" | nc -w 1 "$1" $port 2>/dev/null && break
 		sleep 0.2
 	done
 	for i in $(seq 150); do
-		[ -s /tmp/barrier ] && { echo "ok: peer reached the barrier"; return 0; }
+		if [ -s /tmp/barrier.$BARRIER_ROUND ]; then
+			echo "ok: peer reached barrier $BARRIER_ROUND"
+			return 0
+		fi
 		sleep 0.2
 	done
-	fail "peer never reached the barrier"
+	fail "peer never reached barrier $BARRIER_ROUND"
 }
 
 # wait_for PATH [TENTHS]: wait until PATH exists (default 10 s).
@@ -109,5 +128,95 @@ fio_verify() {
 				fail "fio bs $bs depth $depth wrote only ${written:-0} KiB"
 			echo "ok: fio randwrite+verify bs $bs depth $depth: $written KiB written and verified"
 		done
+	done
+}
+
+# net_up ours|linux: load our network driver or Linux's virtio_net, give its interface the
+# link-local address 169.254.10.(GUEST+1), and wait until the peer answers. Sets NETDEV, ME, PEER.
+net_up() {
+	local driver i
+	case $1 in
+	ours) modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
+		driver=virtio4_net ;;
+	linux) modprobe virtio_pci && modprobe virtio_net || fail "loading virtio_net"
+		driver=virtio_net ;;
+	esac
+	for i in $(seq 100); do
+		NETDEV=$(ls /sys/class/net | grep -v '^lo$' | head -n 1)
+		[ -n "$NETDEV" ] && break
+		sleep 0.1
+	done
+	[ -n "$NETDEV" ] || fail "no network interface appeared"
+	expect_eq "driver of $NETDEV" $driver \
+		"$(basename "$(readlink /sys/class/net/$NETDEV/device/driver)")"
+	ME=169.254.10.$((GUEST + 1))
+	PEER=169.254.10.$((2 - GUEST))
+	ip addr add "$ME/16" dev "$NETDEV" && ip link set "$NETDEV" up || fail "configuring $NETDEV"
+	for i in $(seq 60); do
+		ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && return 0
+	done
+	fail "peer $PEER never answered"
+}
+
+# ping_count COUNT ARGS...: ping the peer COUNT times; fail unless all answers come back.
+ping_count() {
+	local n=$1 out
+	shift
+	out=$(ping -c "$n" "$@" "$PEER" 2>&1)
+	echo "$out" | tail -n 2
+	expect_eq "answers to $n pings $*" "$n" \
+		"$(echo "$out" | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')"
+}
+
+# stat_of NAME: one of our driver's ethtool -S counters.
+stat_of() {
+	ethtool -S "$NETDEV" | sed -n "s/^ *$1: //p"
+}
+
+# tcp_transfer MIB: guest 0 sends MIB MiB of random data to guest 1 over TCP; both ends
+# compute its sha256 and exchange them; fail unless they match and the size is right.
+tcp_transfer() {
+	local bytes=$(($1 * 1048576)) sum size
+	rm -f /tmp/fifo && mkfifo /tmp/fifo
+	if [ "$GUEST" = 0 ]; then
+		sha256sum </tmp/fifo | cut -d' ' -f1 >/tmp/sum &
+		sleep 2
+		head -c $bytes /dev/urandom | tee /tmp/fifo | nc "$PEER" 5001 || fail "sending"
+		wait
+		sum=$(cat /tmp/sum) size=$bytes
+	else
+		listen_once 5001 | tee /tmp/fifo | wc -c >/tmp/size &
+		sum=$(sha256sum </tmp/fifo | cut -d' ' -f1)
+		wait
+		size=$(($(cat /tmp/size)))
+	fi
+	expect_eq "bytes through TCP" $bytes $size
+	# Exchange the sums: each side listens on 5002 + its guest number.
+	listen_once $((5002 + GUEST)) >/tmp/peer_sum &
+	for _ in $(seq 100); do
+		echo "$sum" | nc -w 1 "$PEER" $((5002 + 1 - GUEST)) 2>/dev/null && break
+		sleep 0.2
+	done
+	wait
+	expect_eq "sha256 of $1 MiB on both ends" "$sum" "$(cat /tmp/peer_sum)"
+}
+
+# iperf3_runs: guest 1 serves, guest 0 runs TCP both directions and UDP; each must complete.
+iperf3_runs() {
+	local args
+	if [ "$GUEST" = 1 ]; then
+		iperf3 -s -1 -p 5201 >/tmp/iperf.log 2>&1 || fail "iperf3 server: $(tail -n 2 /tmp/iperf.log)"
+		iperf3 -s -1 -p 5201 >>/tmp/iperf.log 2>&1 || fail "iperf3 server (reverse)"
+		iperf3 -s -1 -p 5201 >>/tmp/iperf.log 2>&1 || fail "iperf3 server (UDP)"
+		echo "ok: iperf3 server ran three tests"
+		return
+	fi
+	for args in "" "-R" "-u -b 50M"; do
+		for _ in $(seq 50); do
+			iperf3 -c "$PEER" -p 5201 -t 3 $args >/tmp/iperf.log 2>&1 && break
+			sleep 0.2
+		done
+		grep -q "iperf Done" /tmp/iperf.log || fail "iperf3 $args: $(tail -n 3 /tmp/iperf.log)"
+		echo "ok: iperf3 $args: $(grep -E 'receiver|sender' /tmp/iperf.log | tail -n 1)"
 	done
 }

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one kernel (stock or debug): busybox, kmod, fio,
-# iperf3, e2fsprogs, util-linux's blkdiscard and lsblk, with their shared libraries;
+# iperf3, e2fsprogs, ethtool, util-linux's blkdiscard and lsblk, with their libraries;
 # Linux's virtio modules; our modules (already built into build/KIND/src); the tests
 # and /init.
 # Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
@@ -24,7 +24,7 @@ debug)
 *) echo "usage: initramfs.sh stock|debug" >&2; exit 2 ;;
 esac
 
-tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk)
+tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -63,7 +63,7 @@ cp /bin/busybox "$staging/bin/busybox"
 cp /bin/kmod "$staging/sbin/kmod"
 for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
 cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$staging/usr/bin/"
-cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard "$staging/usr/sbin/"
+cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /sbin/ethtool "$staging/usr/sbin/"
 ln -s mke2fs "$staging/usr/sbin/mkfs.ext4"
 for lib in $(libraries); do
 	mkdir -p "$staging$(dirname "$lib")"

@@ -8,7 +8,7 @@ packages=(
 	build-essential flex bison bc libelf-dev libssl-dev dwarves	# building the debug kernel
 	xz-utils rsync cpio kmod	# unpacking, staging, initramfs, modules.dep
 	qemu-system-x86	# the guests
-	busybox-static fio iperf3 e2fsprogs	# tools inside the guests
+	busybox-static fio iperf3 e2fsprogs ethtool	# tools inside the guests
 	sparse python3 iproute2	# lint; free ports and listening sockets for the runner
 )
 

@@ -1,0 +1,687 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The network driver, written only against the draft-IV queue API and the
+ * virtio4 bus. As draft IV's article describes, receive and transmit use
+ * separate queues and share no lock: each side uses half of the buffer
+ * model (in elements to receive, out elements to send).
+ *
+ * Receive: pages posted as single in elements (with VIRTIO_NET_F_MRG_RXBUF a
+ * packet may span several, as num_buffers says), collected by NAPI, refilled
+ * in batches; after an allocation failure a delayed work retries, so the
+ * ring never stays empty. Transmit: the header is pushed in front of the
+ * skb and the whole skb is one buffer; completions are reaped by a second
+ * NAPI under the transmit lock.
+ *
+ * Locking: the receive queue's operations run in its NAPI poll, or with
+ * that NAPI disabled (open, refill work, remove). The transmit queue's run
+ * under the netdev transmit lock (ndo_start_xmit and the transmit NAPI).
+ *
+ * The device is untrusted: a packet shorter than its header, a bad
+ * num_buffers or a GSO type that was not negotiated is dropped and counted.
+ */
+#include <linux/etherdevice.h>
+#include <linux/ethtool.h>
+#include <linux/module.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/virtio_net.h>
+#include <uapi/linux/virtio_ids.h>
+#include <virtio4/bus.h>
+
+#define V4NET_COPY_LEN 128U	/* bytes copied into the skb head; the rest stays a page fragment */
+#define V4NET_TX_MIN_FREE (MAX_SKB_FRAGS + 2)	/* room for the largest skb */
+
+struct v4net_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t drops;
+	u64_stats_t length_errors;
+	u64_stats_t frame_errors;
+};
+
+struct v4net {
+	struct virtio4_device *vdev;
+	struct net_device *dev;
+	struct virtio4_queue *rvq;
+	struct virtio4_queue *svq;
+	struct napi_struct rx_napi;
+	struct napi_struct tx_napi;
+	struct delayed_work refill;
+	bool mergeable;
+	unsigned int rx_order;		/* page order of one receive buffer */
+	struct v4net_stats rx_stats;
+	struct v4net_stats tx_stats;
+	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];	/* under the transmit lock */
+};
+
+static const unsigned int v4net_hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
+
+static void v4net_count(struct v4net_stats *s, u64_stats_t *field, u64 n)
+{
+	u64_stats_update_begin(&s->syncp);
+	u64_stats_add(field, n);
+	u64_stats_update_end(&s->syncp);
+}
+
+static unsigned int v4net_rx_buf_size(struct v4net *net)
+{
+	return PAGE_SIZE << net->rx_order;
+}
+
+/* Post receive buffers until the queue is full; false if memory ran out. */
+static bool v4net_refill(struct v4net *net, gfp_t gfp)
+{
+	struct virtio4_queue *vq = net->rvq;
+	struct scatterlist sg;
+	struct page *page;
+	bool ok = true;
+	int err;
+
+	while (vq->num_free) {
+		page = alloc_pages(gfp | __GFP_NOWARN, net->rx_order);
+		if (!page) {
+			ok = false;
+			break;
+		}
+		sg_init_table(&sg, 1);
+		sg_set_page(&sg, page, v4net_rx_buf_size(net), 0);
+		err = vq->ops->add_buf(vq, &sg, 0, 1, page);
+		if (err) {
+			__free_pages(page, net->rx_order);
+			break;
+		}
+	}
+	vq->ops->sync(vq);
+	return ok;
+}
+
+static void v4net_refill_work(struct work_struct *work)
+{
+	struct v4net *net = container_of(work, struct v4net, refill.work);
+	bool ok;
+
+	napi_disable(&net->rx_napi);
+	ok = v4net_refill(net, GFP_KERNEL);
+	napi_enable(&net->rx_napi);
+	/* Buffers may have been used meanwhile, with callbacks off. */
+	napi_schedule(&net->rx_napi);
+	if (!ok)
+		schedule_delayed_work(&net->refill, HZ / 2);
+}
+
+static void v4net_drop(struct v4net *net, u64_stats_t *reason)
+{
+	v4net_count(&net->rx_stats, &net->rx_stats.drops, 1);
+	if (reason)
+		v4net_count(&net->rx_stats, reason, 1);
+}
+
+/* Is the GSO type one the driver negotiated to receive? */
+static bool v4net_gso_ok(struct v4net *net, u8 gso_type)
+{
+	struct virtio4_device *vdev = net->vdev;
+
+	if ((gso_type & VIRTIO_NET_HDR_GSO_ECN) &&
+	    !virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_ECN))
+		return false;
+	switch (gso_type & ~VIRTIO_NET_HDR_GSO_ECN) {
+	case VIRTIO_NET_HDR_GSO_NONE:
+		return !(gso_type & VIRTIO_NET_HDR_GSO_ECN);
+	case VIRTIO_NET_HDR_GSO_TCPV4:
+		return virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4);
+	case VIRTIO_NET_HDR_GSO_TCPV6:
+		return virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6);
+	default:
+		return false;
+	}
+}
+
+/* Add the further buffers of a merged packet; false (skb freed) on a bad packet. */
+static bool v4net_merge(struct v4net *net, struct sk_buff *skb, u16 num_buffers)
+{
+	struct virtio4_queue *vq = net->rvq;
+	struct page *page;
+	unsigned int len;
+
+	while (--num_buffers) {
+		page = vq->ops->get_buf(vq, &len);
+		if (!page) {
+			/* The device claimed more buffers than it used. */
+			dev_kfree_skb(skb);
+			v4net_drop(net, &net->rx_stats.length_errors);
+			return false;
+		}
+		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS) {
+			__free_pages(page, net->rx_order);
+			dev_kfree_skb(skb);
+			v4net_drop(net, &net->rx_stats.length_errors);
+			return false;
+		}
+		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, 0, len,
+				v4net_rx_buf_size(net));
+	}
+	return true;
+}
+
+/* Build an skb from a first buffer of @len bytes; NULL (page freed) if bad. */
+static struct sk_buff *v4net_build_skb(struct v4net *net, struct page *page,
+				       unsigned int len,
+				       struct virtio_net_hdr_mrg_rxbuf *hdr)
+{
+	unsigned int copy, data_len;
+	struct sk_buff *skb;
+
+	if (len < v4net_hdr_len + ETH_HLEN) {
+		__free_pages(page, net->rx_order);
+		v4net_drop(net, &net->rx_stats.length_errors);
+		return NULL;
+	}
+	memcpy(hdr, page_address(page), v4net_hdr_len);
+	data_len = len - v4net_hdr_len;
+	copy = min(data_len, V4NET_COPY_LEN);
+	skb = napi_alloc_skb(&net->rx_napi, copy);
+	if (!skb) {
+		__free_pages(page, net->rx_order);
+		v4net_drop(net, NULL);
+		return NULL;
+	}
+	skb_put_data(skb, page_address(page) + v4net_hdr_len, copy);
+	if (data_len > copy)
+		skb_add_rx_frag(skb, 0, page, v4net_hdr_len + copy, data_len - copy,
+				v4net_rx_buf_size(net));
+	else
+		__free_pages(page, net->rx_order);
+	return skb;
+}
+
+static void v4net_receive_one(struct v4net *net, struct page *page, unsigned int len)
+{
+	struct virtio_net_hdr_mrg_rxbuf hdr;
+	struct sk_buff *skb;
+	u16 num_buffers = 1;
+
+	skb = v4net_build_skb(net, page, len, &hdr);
+	if (!skb)
+		return;
+	if (net->mergeable) {
+		num_buffers = le16_to_cpu((__force __le16)hdr.num_buffers);
+		if (!num_buffers || num_buffers > MAX_SKB_FRAGS + 1) {
+			dev_kfree_skb(skb);
+			v4net_drop(net, &net->rx_stats.frame_errors);
+			return;
+		}
+	}
+	if (!v4net_merge(net, skb, num_buffers))
+		return;
+	if (!v4net_gso_ok(net, hdr.hdr.gso_type) ||
+	    virtio_net_hdr_to_skb(skb, &hdr.hdr, true)) {
+		dev_kfree_skb(skb);
+		v4net_drop(net, &net->rx_stats.frame_errors);
+		return;
+	}
+	if (hdr.hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
+		skb->ip_summed = CHECKSUM_UNNECESSARY;
+	skb->protocol = eth_type_trans(skb, net->dev);
+	u64_stats_update_begin(&net->rx_stats.syncp);
+	u64_stats_inc(&net->rx_stats.packets);
+	u64_stats_add(&net->rx_stats.bytes, skb->len);
+	u64_stats_update_end(&net->rx_stats.syncp);
+	napi_gro_receive(&net->rx_napi, skb);
+}
+
+static int v4net_rx_poll(struct napi_struct *napi, int budget)
+{
+	struct v4net *net = container_of(napi, struct v4net, rx_napi);
+	struct virtio4_queue *vq = net->rvq;
+	struct page *page;
+	unsigned int len;
+	int received = 0;
+
+	while (received < budget && (page = vq->ops->get_buf(vq, &len))) {
+		v4net_receive_one(net, page, len);
+		received++;
+	}
+	/* Refill in batches of a quarter of the ring. */
+	if (vq->num_free >= vq->num / 4 && !v4net_refill(net, GFP_ATOMIC))
+		schedule_delayed_work(&net->refill, 0);
+	if (received < budget && napi_complete_done(napi, received) &&
+	    !vq->ops->restart(vq))
+		napi_schedule(napi);
+	return received;
+}
+
+/* Free the skbs the device has sent. Under the transmit lock. */
+static void v4net_reap_tx(struct v4net *net, int budget)
+{
+	struct virtio4_queue *vq = net->svq;
+	unsigned int len, packets = 0, bytes = 0;
+	struct sk_buff *skb;
+
+	while ((skb = vq->ops->get_buf(vq, &len))) {
+		packets++;
+		bytes += skb->len - v4net_hdr_len;
+		napi_consume_skb(skb, budget);
+	}
+	if (!packets)
+		return;
+	u64_stats_update_begin(&net->tx_stats.syncp);
+	u64_stats_add(&net->tx_stats.packets, packets);
+	u64_stats_add(&net->tx_stats.bytes, bytes);
+	u64_stats_update_end(&net->tx_stats.syncp);
+	if (netif_queue_stopped(net->dev) && vq->num_free >= V4NET_TX_MIN_FREE)
+		netif_wake_queue(net->dev);
+}
+
+static int v4net_tx_poll(struct napi_struct *napi, int budget)
+{
+	struct v4net *net = container_of(napi, struct v4net, tx_napi);
+	struct netdev_queue *txq = netdev_get_tx_queue(net->dev, 0);
+
+	__netif_tx_lock(txq, raw_smp_processor_id());
+	v4net_reap_tx(net, budget);
+	if (napi_complete_done(napi, 0) && !net->svq->ops->restart(net->svq))
+		napi_schedule(napi);
+	__netif_tx_unlock(txq);
+	return 0;
+}
+
+static bool v4net_rx_done(struct virtio4_queue *vq)
+{
+	struct v4net *net = vq->priv;
+
+	napi_schedule(&net->rx_napi);
+	return false;
+}
+
+static bool v4net_tx_done(struct virtio4_queue *vq)
+{
+	struct v4net *net = vq->priv;
+
+	napi_schedule(&net->tx_napi);
+	return false;
+}
+
+/* Put the virtio header in front of the skb and make it one sg list. */
+static int v4net_tx_map(struct v4net *net, struct sk_buff *skb)
+{
+	struct virtio_net_hdr_mrg_rxbuf hdr = {};
+	int err;
+
+	err = virtio_net_hdr_from_skb(skb, &hdr.hdr, true, false, 0);
+	if (err)
+		return err;
+	err = skb_cow_head(skb, v4net_hdr_len);
+	if (err)
+		return err;
+	memcpy(skb_push(skb, v4net_hdr_len), &hdr, v4net_hdr_len);
+	sg_init_table(net->tx_sg, skb_shinfo(skb)->nr_frags + 1);
+	return skb_to_sgvec(skb, net->tx_sg, 0, skb->len);
+}
+
+static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	struct v4net *net = netdev_priv(dev);
+	struct virtio4_queue *vq = net->svq;
+	bool kick = !netdev_xmit_more();
+	int n, err;
+
+	n = v4net_tx_map(net, skb);
+	err = n < 0 ? n : vq->ops->add_buf(vq, net->tx_sg, n, 0, skb);
+	if (unlikely(err)) {
+		v4net_count(&net->tx_stats, &net->tx_stats.drops, 1);
+		dev_kfree_skb_any(skb);
+		kick = true;
+	}
+	if (vq->num_free < V4NET_TX_MIN_FREE) {
+		netif_stop_queue(dev);
+		kick = true;
+		/* Completions may already be waiting: make sure NAPI reaps them. */
+		if (!vq->ops->restart(vq))
+			napi_schedule(&net->tx_napi);
+	}
+	if (kick)
+		vq->ops->sync(vq);
+	return NETDEV_TX_OK;
+}
+
+static int v4net_open(struct net_device *dev)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	if (!v4net_refill(net, GFP_KERNEL))
+		schedule_delayed_work(&net->refill, 0);
+	napi_enable(&net->rx_napi);
+	napi_enable(&net->tx_napi);
+	/* Collect what arrived while down, and turn callbacks back on. */
+	napi_schedule(&net->rx_napi);
+	napi_schedule(&net->tx_napi);
+	netif_start_queue(dev);
+	return 0;
+}
+
+static int v4net_close(struct net_device *dev)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	netif_stop_queue(dev);
+	cancel_delayed_work_sync(&net->refill);
+	napi_disable(&net->rx_napi);
+	napi_disable(&net->tx_napi);
+	return 0;
+}
+
+static void v4net_read_stats(struct v4net_stats *s, u64 *packets, u64 *bytes,
+			     u64 *drops)
+{
+	unsigned int start;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		*packets = u64_stats_read(&s->packets);
+		*bytes = u64_stats_read(&s->bytes);
+		*drops = u64_stats_read(&s->drops);
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+}
+
+static void v4net_get_stats64(struct net_device *dev,
+			      struct rtnl_link_stats64 *stats)
+{
+	struct v4net *net = netdev_priv(dev);
+	unsigned int start;
+
+	v4net_read_stats(&net->rx_stats, &stats->rx_packets, &stats->rx_bytes,
+			 &stats->rx_dropped);
+	v4net_read_stats(&net->tx_stats, &stats->tx_packets, &stats->tx_bytes,
+			 &stats->tx_dropped);
+	do {
+		start = u64_stats_fetch_begin(&net->rx_stats.syncp);
+		stats->rx_length_errors = u64_stats_read(&net->rx_stats.length_errors);
+		stats->rx_frame_errors = u64_stats_read(&net->rx_stats.frame_errors);
+	} while (u64_stats_fetch_retry(&net->rx_stats.syncp, start));
+	stats->rx_errors = stats->rx_length_errors + stats->rx_frame_errors;
+}
+
+static const struct net_device_ops v4net_netdev_ops = {
+	.ndo_open		= v4net_open,
+	.ndo_stop		= v4net_close,
+	.ndo_start_xmit		= v4net_xmit,
+	.ndo_get_stats64	= v4net_get_stats64,
+	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_validate_addr	= eth_validate_addr,
+};
+
+static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
+	"rx0_packets", "rx0_bytes", "rx0_drops", "rx0_length_errors",
+	"rx0_frame_errors", "rx0_kicks", "rx0_interrupts", "rx0_ring_free",
+	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
+	"tx0_ring_free",
+};
+
+static int v4net_get_sset_count(struct net_device *dev, int sset)
+{
+	return sset == ETH_SS_STATS ? ARRAY_SIZE(v4net_stat_names) : -EOPNOTSUPP;
+}
+
+static void v4net_get_strings(struct net_device *dev, u32 sset, u8 *data)
+{
+	if (sset == ETH_SS_STATS)
+		memcpy(data, v4net_stat_names, sizeof(v4net_stat_names));
+}
+
+static void v4net_get_ethtool_stats(struct net_device *dev,
+				    struct ethtool_stats *stats, u64 *data)
+{
+	struct v4net *net = netdev_priv(dev);
+	struct rtnl_link_stats64 s = {};
+
+	v4net_get_stats64(dev, &s);
+	*data++ = s.rx_packets;
+	*data++ = s.rx_bytes;
+	*data++ = s.rx_dropped;
+	*data++ = s.rx_length_errors;
+	*data++ = s.rx_frame_errors;
+	*data++ = READ_ONCE(net->rvq->kicks);
+	*data++ = READ_ONCE(net->rvq->interrupts);
+	*data++ = READ_ONCE(net->rvq->num_free);
+	*data++ = s.tx_packets;
+	*data++ = s.tx_bytes;
+	*data++ = s.tx_dropped;
+	*data++ = READ_ONCE(net->svq->kicks);
+	*data++ = READ_ONCE(net->svq->interrupts);
+	*data++ = READ_ONCE(net->svq->num_free);
+}
+
+static void v4net_get_drvinfo(struct net_device *dev,
+			      struct ethtool_drvinfo *info)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	strscpy(info->driver, KBUILD_MODNAME, sizeof(info->driver));
+	strscpy(info->bus_info, dev_name(&net->vdev->dev), sizeof(info->bus_info));
+}
+
+static void v4net_get_ringparam(struct net_device *dev,
+				struct ethtool_ringparam *ring,
+				struct kernel_ethtool_ringparam *kring,
+				struct netlink_ext_ack *extack)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	ring->rx_max_pending = net->rvq->num;
+	ring->tx_max_pending = net->svq->num;
+	ring->rx_pending = net->rvq->num;
+	ring->tx_pending = net->svq->num;
+}
+
+static int v4net_set_ringparam(struct net_device *dev,
+			       struct ethtool_ringparam *ring,
+			       struct kernel_ethtool_ringparam *kring,
+			       struct netlink_ext_ack *extack)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	if (ring->rx_pending != net->rvq->num || ring->tx_pending != net->svq->num ||
+	    ring->rx_mini_pending || ring->rx_jumbo_pending) {
+		NL_SET_ERR_MSG(extack, "ring sizes are fixed by the device");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static const struct ethtool_ops v4net_ethtool_ops = {
+	.get_drvinfo		= v4net_get_drvinfo,
+	.get_link		= ethtool_op_get_link,
+	.get_ringparam		= v4net_get_ringparam,
+	.set_ringparam		= v4net_set_ringparam,
+	.get_sset_count		= v4net_get_sset_count,
+	.get_strings		= v4net_get_strings,
+	.get_ethtool_stats	= v4net_get_ethtool_stats,
+};
+
+#define v4net_cfg(field) offsetof(struct virtio_net_config, field)
+
+static void v4net_update_link(struct v4net *net)
+{
+	u16 status = VIRTIO_NET_S_LINK_UP;
+
+	if (virtio4_has_feature(net->vdev, VIRTIO_NET_F_STATUS))
+		status = virtio4_cread16(net->vdev, v4net_cfg(status));
+	if (status & VIRTIO_NET_S_LINK_UP)
+		netif_carrier_on(net->dev);
+	else
+		netif_carrier_off(net->dev);
+}
+
+static void v4net_config_changed(struct virtio4_device *vdev)
+{
+	v4net_update_link(vdev->priv);
+}
+
+/* MAC, MTU and offloads from the negotiated features and the config. */
+static void v4net_setup_netdev(struct v4net *net)
+{
+	struct virtio4_device *vdev = net->vdev;
+	struct net_device *dev = net->dev;
+	u8 mac[ETH_ALEN];
+	u16 mtu;
+
+	dev->netdev_ops = &v4net_netdev_ops;
+	dev->ethtool_ops = &v4net_ethtool_ops;
+	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_MAC)) {
+		virtio4_config_read(vdev, v4net_cfg(mac), mac, ETH_ALEN);
+		eth_hw_addr_set(dev, mac);
+	} else {
+		eth_hw_addr_random(dev);
+	}
+	dev->min_mtu = ETH_MIN_MTU;
+	dev->max_mtu = net->mergeable ? ETH_MAX_MTU : ETH_DATA_LEN;
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_MTU)) {
+		mtu = virtio4_cread16(vdev, v4net_cfg(mtu));
+		if (mtu >= ETH_MIN_MTU && mtu <= dev->max_mtu) {
+			dev->max_mtu = mtu;
+			dev->mtu = mtu;
+		} else {
+			dev_err(&vdev->dev, "ignoring bad MTU %u\n", mtu);
+		}
+	}
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_CSUM)) {
+		dev->hw_features |= NETIF_F_HW_CSUM | NETIF_F_SG;
+		if (virtio4_has_feature(vdev, VIRTIO_NET_F_HOST_TSO4))
+			dev->hw_features |= NETIF_F_TSO;
+		if (virtio4_has_feature(vdev, VIRTIO_NET_F_HOST_TSO6))
+			dev->hw_features |= NETIF_F_TSO6;
+		dev->features |= dev->hw_features;
+	}
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM))
+		dev->features |= NETIF_F_RXCSUM;
+	dev->vlan_features = dev->features;
+}
+
+static int v4net_validate(struct virtio4_device *vdev)
+{
+	/* Large receives need mergeable buffers: without them, no GUEST_TSO. */
+	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF))
+		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) |
+				    BIT_ULL(VIRTIO_NET_F_GUEST_TSO6) |
+				    BIT_ULL(VIRTIO_NET_F_GUEST_ECN));
+	/* Transmit offloads need checksum offload. */
+	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_CSUM))
+		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
+				    BIT_ULL(VIRTIO_NET_F_HOST_TSO6));
+	return 0;
+}
+
+static int v4net_init_vqs(struct v4net *net)
+{
+	virtio4_callback_t *callbacks[] = { v4net_rx_done, v4net_tx_done };
+	static const char * const names[] = { "rx0", "tx0" };
+	struct virtio4_queue *vqs[2];
+	int err;
+
+	err = net->vdev->config->find_vqs(net->vdev, 2, vqs, callbacks, names);
+	if (err)
+		return err;
+	net->rvq = vqs[0];
+	net->svq = vqs[1];
+	net->rvq->priv = net;
+	net->svq->priv = net;
+	return 0;
+}
+
+/* After a reset: give back every buffer still posted. */
+static void v4net_free_buffers(struct v4net *net)
+{
+	struct sk_buff *skb;
+	struct page *page;
+
+	while ((page = net->rvq->ops->detach_unused(net->rvq)))
+		__free_pages(page, net->rx_order);
+	while ((skb = net->svq->ops->detach_unused(net->svq)))
+		dev_kfree_skb(skb);
+}
+
+static int v4net_probe(struct virtio4_device *vdev)
+{
+	struct net_device *dev;
+	struct v4net *net;
+	int err;
+
+	dev = alloc_etherdev(sizeof(*net));
+	if (!dev)
+		return -ENOMEM;
+	SET_NETDEV_DEV(dev, &vdev->dev);
+	net = netdev_priv(dev);
+	net->vdev = vdev;
+	net->dev = dev;
+	vdev->priv = net;
+	u64_stats_init(&net->rx_stats.syncp);
+	u64_stats_init(&net->tx_stats.syncp);
+	INIT_DELAYED_WORK(&net->refill, v4net_refill_work);
+	net->mergeable = virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
+	/* Without mergeable buffers one buffer holds a whole frame. */
+	net->rx_order = net->mergeable ? 0 :
+			get_order(v4net_hdr_len + VLAN_ETH_HLEN + ETH_DATA_LEN);
+	err = v4net_init_vqs(net);
+	if (err)
+		goto err_free;
+	v4net_setup_netdev(net);
+	netif_napi_add(dev, &net->rx_napi, v4net_rx_poll);
+	netif_napi_add_tx(dev, &net->tx_napi, v4net_tx_poll);
+	virtio4_device_ready(vdev);
+	err = register_netdev(dev);
+	if (err)
+		goto err_reset;
+	v4net_update_link(net);
+	return 0;
+
+err_reset:
+	vdev->config->reset(vdev);
+	v4net_free_buffers(net);
+	vdev->config->del_vqs(vdev);
+err_free:
+	free_netdev(dev);
+	return err;
+}
+
+static void v4net_remove(struct virtio4_device *vdev)
+{
+	struct v4net *net = vdev->priv;
+
+	unregister_netdev(net->dev);
+	cancel_delayed_work_sync(&net->refill);
+	vdev->config->reset(vdev);
+	v4net_free_buffers(net);
+	vdev->config->del_vqs(vdev);
+	free_netdev(net->dev);
+}
+
+static const struct virtio4_device_id v4net_ids[] = {
+	{ VIRTIO_ID_NET, VIRTIO4_ANY_VENDOR },
+	{ }
+};
+
+static const unsigned int v4net_features[] = {
+	VIRTIO_NET_F_CSUM, VIRTIO_NET_F_GUEST_CSUM, VIRTIO_NET_F_MTU,
+	VIRTIO_NET_F_MAC, VIRTIO_NET_F_GUEST_TSO4, VIRTIO_NET_F_GUEST_TSO6,
+	VIRTIO_NET_F_GUEST_ECN, VIRTIO_NET_F_HOST_TSO4, VIRTIO_NET_F_HOST_TSO6,
+	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS,
+};
+
+static struct virtio4_driver v4net_driver = {
+	.driver.name		= KBUILD_MODNAME,
+	.driver.owner		= THIS_MODULE,
+	.id_table		= v4net_ids,
+	.feature_table		= v4net_features,
+	.feature_table_size	= ARRAY_SIZE(v4net_features),
+	.validate		= v4net_validate,
+	.probe			= v4net_probe,
+	.remove			= v4net_remove,
+	.config_changed		= v4net_config_changed,
+};
+
+module_virtio4_driver(v4net_driver);
+MODULE_ALIAS("virtio4:d00000001v*");
+MODULE_DESCRIPTION("virtio draft IV: network driver");
+MODULE_LICENSE("GPL");
