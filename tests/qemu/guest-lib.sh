@@ -42,11 +42,19 @@ BARRIER_ROUND=0
 [ -p /tmp/hold ] || mkfifo /tmp/hold
 exec 3<>/tmp/hold
 
-# listen_once PORT: write what one TCP connection to PORT brings to stdout; give up after 120 s.
-# busybox nc shuts the connection down when its stdin ends, so its stdin is a pipe that never
-# does.
+# listen_once PORT [SECONDS]: write what one TCP connection to PORT brings to stdout; give up
+# after SECONDS (120). busybox nc shuts the connection down when its stdin ends, so its stdin
+# is a pipe that never does.
 listen_once() {
-	timeout 120 nc -l -p "$1" </tmp/hold
+	timeout "${2:-120}" nc -l -p "$1" </tmp/hold
+}
+
+# on_debug_kernel: true on the debug kernel (KASAN and lockdep make it several times slower).
+on_debug_kernel() {
+	case "$(uname -r)" in
+	*-amd64) return 1 ;;
+	*) return 0 ;;
+	esac
 }
 
 peer_barrier() {
@@ -185,7 +193,7 @@ tcp_transfer() {
 		wait
 		sum=$(cat /tmp/sum) size=$bytes
 	else
-		listen_once 5001 | tee /tmp/fifo | wc -c >/tmp/size &
+		listen_once 5001 600 | tee /tmp/fifo | wc -c >/tmp/size &
 		sum=$(sha256sum </tmp/fifo | cut -d' ' -f1)
 		wait
 		size=$(($(cat /tmp/size)))

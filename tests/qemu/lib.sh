@@ -3,7 +3,7 @@
 
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 build="$top/build"
-cache="${VIRTIO4_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/virtio4}"
+cache="${VIRTIO4_CACHE:-${XDG_CACHE_HOME:-${HOME:-/root}/.cache}/virtio4}"
 
 # The stock guest kernel: the newest Debian linux-image-*-amd64 installed.
 stock_version() {
