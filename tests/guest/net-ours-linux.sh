@@ -3,7 +3,8 @@
 # 1000 pings at 10 ms with no loss, full-size and jumbo frames (the device offers an MTU of
 # 9000), a 256 MiB TCP transfer (64 MiB on the slower debug kernel) whose sha256 matches on
 # both ends, and iperf3 TCP both ways and UDP.
-# kernels: debug stock
+# kernels: debug
+# (Interop runs on the debug kernel, where sanitizers watch; ours-to-ours also runs on stock.)
 # guests: 2
 # timeout: 420
 # qemu: -device virtio-net-pci,netdev=wire,mac=52:54:00:12:34:5$GUEST,host_mtu=9000
