@@ -11,19 +11,4 @@
 . /tests/lib.sh
 
 [ "$GUEST" = 0 ] && driver=linux || driver=ours
-net_up $driver
-peer_barrier "$PEER"
-ping_count 1000 -i 0.01
-ping_count 20 -i 0.05 -s 1472
-ip link set "$NETDEV" mtu 9000 || fail "MTU 9000"
-peer_barrier "$PEER"
-ping_count 20 -i 0.05 -s 8972
-peer_barrier "$PEER"
-if on_debug_kernel; then
-	tcp_transfer 64
-else
-	tcp_transfer 256
-fi
-peer_barrier "$PEER"
-iperf3_runs
-peer_barrier "$PEER"
+net_e2e $driver

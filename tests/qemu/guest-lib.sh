@@ -228,3 +228,25 @@ iperf3_runs() {
 		echo "ok: iperf3 $args: $(grep -E 'receiver|sender' /tmp/iperf.log | tail -n 1)"
 	done
 }
+
+# net_e2e ours|linux: the end-to-end network suite, run by both guests of a two-guest test,
+# this one on the given driver: 1000 pings at 10 ms, full-size and jumbo frames, a TCP
+# transfer with matching sha256 (256 MiB; 64 MiB on the debug kernel), iperf3.
+net_e2e() {
+	net_up "$1"
+	peer_barrier "$PEER"
+	ping_count 1000 -i 0.01
+	ping_count 20 -i 0.05 -s 1472
+	ip link set "$NETDEV" mtu 9000 || fail "MTU 9000"
+	peer_barrier "$PEER"
+	ping_count 20 -i 0.05 -s 8972
+	peer_barrier "$PEER"
+	if on_debug_kernel; then
+		tcp_transfer 64
+	else
+		tcp_transfer 256
+	fi
+	peer_barrier "$PEER"
+	iperf3_runs
+	peer_barrier "$PEER"
+}
