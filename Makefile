@@ -2,6 +2,7 @@
 # virtio draft IV as out-of-tree Linux modules, tested in QEMU guests.
 #
 #   make            build every module against the stock guest kernel (KDIR= overrides)
+#                   and the device host tools/virtio4-host (into build/tools)
 #   make check      set-up + build + lint + every test in QEMU; ends "N passed, N failed"
 #   make check T=x  one test (tests/guest/x.sh); K=stock|debug picks the kernel
 #   make run        boot a guest that uses our modules and report; INTERACTIVE=1 for a shell
@@ -13,11 +14,15 @@ KVER ?= $(shell bash -c '. tests/qemu/lib.sh && stock_version')
 KDIR ?= /lib/modules/$(KVER)/build
 OUT ?= build/stock
 
-all: modules
+all: modules tools
 
 modules:
 	@tests/qemu/modules.sh $(KDIR) $(OUT)
 	@cd $(OUT)/src && find . -name '*.ko' | sed 's|^\./|  built $(OUT)/src/|'
+
+tools:
+	@$(MAKE) -s -C tools O=$(CURDIR)/build/tools
+	@echo '  built build/tools/virtio4-host'
 
 setup:
 	@tests/qemu/setup.sh
@@ -37,4 +42,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules setup check run lint kernel clean
+.PHONY: all modules tools setup check run lint kernel clean

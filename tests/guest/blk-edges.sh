@@ -2,6 +2,7 @@
 # Disk edges: the capacity of a disk whose size is not a multiple of 4 KiB, the last sector
 # round-trips, I/O past the end fails, and a read-only disk serves reads but refuses writes.
 # kernels: debug stock
+# transports: pci copy
 # timeout: 120
 # setup: truncate -s 67110400 odd.img && printf 'read-only-pattern' >ro.img && truncate -s 1M ro.img
 # qemu: -drive file=$WORK/odd.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,addr=04.0

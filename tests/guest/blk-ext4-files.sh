@@ -2,6 +2,7 @@
 # ext4 on our block driver: files of varied sizes keep their checksums across
 # umount, a clean e2fsck -fn, and a remount.
 # kernels: debug stock
+# transports: pci copy
 # timeout: 240
 # setup: truncate -s 256M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0

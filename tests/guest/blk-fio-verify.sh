@@ -2,6 +2,7 @@
 # fio random writes with crc32c verification through our driver, block sizes 512 B to 1 MiB,
 # queue depth 1 and 32: no verify error, and fio reports the bytes it wrote.
 # kernels: debug stock
+# transports: pci copy
 # timeout: 400
 # setup: truncate -s 96M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0

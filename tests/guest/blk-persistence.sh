@@ -2,6 +2,7 @@
 # Data written and synced through our driver survives a hard power-off: boot 0 writes 8 MiB of
 # random data and its checksum, syncs and cuts the power; boot 1 reads both back from the image.
 # kernels: debug stock
+# transports: pci copy
 # boots: 2
 # timeout: 120
 # setup: truncate -s 64M disk.img

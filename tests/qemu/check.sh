@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: set-up, build (both kernels), lint, every guest test on the kernels it names,
 # the KUnit cases it prints, and the harness self-test. Ends with "N passed, N failed".
-# Environment: T=NAME runs that one test only (no lint, no self-test); K=stock|debug
+# Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test); K=stock|debug
 # restricts the kernels.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -48,11 +48,23 @@ kernels_of() {
 	done
 }
 
+# transports_of TEST: the transports a test runs over (default: pci).
+transports_of() {
+	local want
+	want=$(sed -n 's/^# transports: //p' "$1")
+	echo "${want:-pci}"
+}
+
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
 	for k in $(kernels_of "$t"); do
-		"$top/tests/qemu/run.sh" "$k" "$t" | sed "s/^\([a-z]*\) $name\( \|$\)/\1 $name [$k]\2/" | record
+		for tr in $(transports_of "$t"); do
+			label=$name
+			[ "$tr" = pci ] || label+="@$tr"
+			TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "$t" |
+				sed "s/^\([a-z]*\) $label\( \|$\)/\1 $label [$k]\2/" | record
+		done
 	done
 done
 

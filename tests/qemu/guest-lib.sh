@@ -86,11 +86,41 @@ wait_for() {
 	fail "$1 did not appear"
 }
 
-# load_virtio4_blk: load our PCI transport and block driver; wait for /dev/v4blk0.
+# load_virtio4_blk [PCI MODULE ARGS]: our block driver on the test's transport ($TRANSPORT,
+# from "# transports:"); wait for /dev/v4blk0 (and one /dev/v4blkN per QEMU disk).
+#   pci (default): our PCI transport drives QEMU's virtio-blk-pci disks in PCI order.
+#   copy: Linux's virtio_blk drives them (vda, vdb, ...) and one device host per disk
+#         serves it to our block driver through the copying transport, in the same order.
 load_virtio4_blk() {
+	if [ "${TRANSPORT:-pci}" = copy ]; then
+		load_virtio4_blk_copy
+		return
+	fi
 	modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci"
 	modprobe virtio4_blk || fail "modprobe virtio4_blk"
 	wait_for /dev/v4blk0
+}
+
+# serve_blk FILE [OPTIONS]: a device host serving FILE as the next /dev/v4blkN; waits for
+# the disk and sets HOST_PID.
+serve_blk() {
+	local file=$1 n
+	shift
+	n=$(ls /sys/block | grep -c '^v4blk' || true)
+	virtio4-host blk "$@" "$file" &
+	HOST_PID=$!
+	wait_for "/dev/v4blk$n"
+	echo "ok: device host $HOST_PID serves $file as /dev/v4blk$n"
+}
+
+load_virtio4_blk_copy() {
+	local disk
+	modprobe virtio_pci && modprobe virtio_blk || fail "loading Linux's virtio_blk"
+	wait_for /dev/vda
+	modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
+	for disk in /dev/vd?; do
+		serve_blk "$disk"
+	done
 }
 
 # size_of FILE: its size in bytes (busybox wc pads, so use stat).

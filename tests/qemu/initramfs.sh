@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one kernel (stock or debug): busybox, kmod, fio,
-# iperf3, e2fsprogs, ethtool, util-linux's blkdiscard and lsblk, with their libraries;
+# iperf3, e2fsprogs, ethtool, iproute2's ip, util-linux's blkdiscard and lsblk, our device
+# host (tools/virtio4-host), with their libraries;
 # Linux's virtio modules; our modules (already built into build/KIND/src); the tests
 # and /init.
 # Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
@@ -24,7 +25,11 @@ debug)
 *) echo "usage: initramfs.sh stock|debug" >&2; exit 2 ;;
 esac
 
-tools=(/bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
+# The device host of the copying transport is built here, for the guest.
+make -s -C "$top/tools" O="$build/tools"
+host_tool=$build/tools/virtio4-host
+
+tools=("$host_tool" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -62,7 +67,9 @@ install -m 755 "$top/tests/qemu/init" "$staging/init"
 cp /bin/busybox "$staging/bin/busybox"
 cp /bin/kmod "$staging/sbin/kmod"
 for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
-cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$staging/usr/bin/"
+cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$host_tool" "$staging/usr/bin/"
+# iproute2's ip (network namespaces) goes before busybox's applet in PATH.
+cp /bin/ip "$staging/usr/sbin/ip"
 cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /sbin/ethtool "$staging/usr/sbin/"
 ln -s mke2fs "$staging/usr/sbin/mkfs.ext4"
 for lib in $(libraries); do

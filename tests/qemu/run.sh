@@ -10,6 +10,8 @@
 #   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
 #   # setup: truncate ...    a host command run before boot (in $WORK)
 #   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
+#   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
+#                            copying one ($TRANSPORT in the guest; results named NAME@copy)
 #
 # The verdict of a guest is the line its /init writes to the second serial port after the test.
 # A test passes only if every guest wrote "exit=0", none timed out, and no console shows a
@@ -20,7 +22,10 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kind=$1 test_file=$2
-name=$(basename "$test_file" .sh)
+test_name=$(basename "$test_file" .sh)
+TRANSPORT=${TRANSPORT:-pci}
+name=$test_name
+[ "$TRANSPORT" = pci ] || name+="@$TRANSPORT"
 WORK="$build/results/$kind/$name"
 export WORK
 
@@ -61,7 +66,7 @@ free_port() {
 }
 
 cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
-cmdline+=" hung_task_panic=1 virtio4_test=$name"
+cmdline+=" hung_task_panic=1 virtio4_test=$test_name virtio4_transport=$TRANSPORT"
 [ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
 
 # guest_command N [wire arguments...]: guest N's QEMU command line, into the array "cmd".
@@ -114,7 +119,7 @@ fi
 judge() {
 	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report
 	report=$(grep -aE "$bad_patterns" "$log" 2>/dev/null | head -n 1 | tr -d '\r')
-	verdict=$(grep -a "^VIRTIO4-VERDICT $name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
+	verdict=$(grep -a "^VIRTIO4-VERDICT $test_name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "guest $g timed out after ${timeout_s}s"
 	elif [ -n "$report" ]; then

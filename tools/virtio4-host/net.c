@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio-net devices: a pair joined back to back (what one transmits, the
+ * other receives: a wire between two interfaces), or one device bridged to
+ * a TAP interface. Queue 0 receives, queue 1 transmits; every packet has a
+ * struct virtio_net_hdr_v1 in front. Received packets larger than one
+ * buffer are spread over several when VIRTIO_NET_F_MRG_RXBUF is
+ * negotiated (num_buffers), and dropped otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <linux/if.h>
+#include <linux/if_tun.h>
+#include <linux/virtio_config.h>
+#include <linux/virtio_ids.h>
+#include <linux/virtio_net.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include "host.h"
+
+#define NET_QUEUE_SIZE	256
+#define NET_RX		0
+#define NET_TX		1
+#define NET_MAX_FRAME	65550
+#define NET_BACKLOG	256
+
+/* A receive buffer the driver made available. */
+struct rxbuf {
+	uint64_t token;
+	uint32_t room;
+};
+
+struct net {
+	struct vdev d;
+	struct rxbuf rx[NET_QUEUE_SIZE];
+	unsigned int rx_head, rx_count;
+	unsigned long delivered, dropped;
+};
+
+static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned int mtu)
+{
+	struct virtio_net_config cfg = { 0 };
+
+	cfg.mac[0] = 0x02;	/* locally administered */
+	cfg.mac[4] = 0x04;
+	cfg.mac[5] = n + 1;
+	cfg.status = VIRTIO_NET_S_LINK_UP;
+	cfg.max_virtqueue_pairs = 1;
+	cfg.mtu = mtu;
+	c->device_id = VIRTIO_ID_NET;
+	c->vendor_id = 0x34766976;	/* "viv4" */
+	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_MAC |
+		      1ULL << VIRTIO_NET_F_STATUS | 1ULL << VIRTIO_NET_F_MTU |
+		      1ULL << VIRTIO_NET_F_MRG_RXBUF;
+	c->num_queues = 2;
+	c->queue_size[NET_RX] = NET_QUEUE_SIZE;
+	c->queue_size[NET_TX] = NET_QUEUE_SIZE;
+	c->config_len = sizeof(cfg);
+	memcpy(c->config, &cfg, sizeof(cfg));
+}
+
+/* Copy @len bytes at @off of the stream "header, then frame" to @dst. */
+static void net_copy(unsigned char *dst, uint32_t off, uint32_t len,
+		     const struct virtio_net_hdr_v1 *h, const unsigned char *frame)
+{
+	if (off < sizeof(*h)) {
+		uint32_t n = sizeof(*h) - off < len ? sizeof(*h) - off : len;
+
+		memcpy(dst, (const unsigned char *)h + off, n);
+		dst += n;
+		off += n;
+		len -= n;
+	}
+	memcpy(dst, frame + off - sizeof(*h), len);
+}
+
+/* Receive one frame (with its header) into @n's buffers; false if dropped. */
+static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
+			const unsigned char *frame, uint32_t len)
+{
+	bool mrg = n->d.features & (1ULL << VIRTIO_NET_F_MRG_RXBUF);
+	struct virtio_net_hdr_v1 h = *hdr;
+	uint32_t total = sizeof(*hdr) + len, room = 0, off = 0;
+	unsigned int i, nbufs = 0;
+
+	for (i = 0; i < n->rx_count && room < total; i++, nbufs++)
+		room += n->rx[(n->rx_head + i) % NET_QUEUE_SIZE].room;
+	if (room < total || (nbufs > 1 && !mrg)) {
+		n->dropped++;
+		return false;
+	}
+	h.num_buffers = nbufs;
+	for (i = 0; i < nbufs; i++) {
+		struct rxbuf *b = &n->rx[n->rx_head];
+		uint32_t chunk = total - off < b->room ? total - off : b->room;
+
+		net_copy(host_reserve(&n->d, NET_RX, b->token, chunk), off, chunk,
+			 &h, frame);
+		host_commit(&n->d);
+		off += chunk;
+		n->rx_head = (n->rx_head + 1) % NET_QUEUE_SIZE;
+		n->rx_count--;
+	}
+	n->delivered++;
+	return true;
+}
+
+/*
+ * Handle the records of @n's last read: keep receive buffers, hand each
+ * transmitted packet to @deliver and complete it at once.
+ */
+static void net_records(struct net *n,
+			void (*deliver)(void *peer, const struct virtio_net_hdr_v1 *hdr,
+					const unsigned char *frame, uint32_t len),
+			void *peer)
+{
+	const struct virtio4_host_msg *m;
+	size_t pos = 0;
+
+	while ((m = host_next(&n->d, &pos))) {
+		if (m->type == VIRTIO4_HOST_MSG_STATUS) {
+			if (!m->out_len)	/* reset: every buffer is void */
+				n->rx_count = 0;
+		} else if (m->queue == NET_RX) {
+			if (n->rx_count == NET_QUEUE_SIZE)
+				die("%s: more receive buffers than the queue holds", n->d.name);
+			n->rx[(n->rx_head + n->rx_count++) % NET_QUEUE_SIZE] =
+				(struct rxbuf){ m->token, m->in_len };
+		} else {
+			const struct virtio_net_hdr_v1 *h = (const void *)(m + 1);
+
+			if (m->out_len >= sizeof(*h))
+				deliver(peer, h, (const unsigned char *)(h + 1),
+					m->out_len - sizeof(*h));
+			host_complete(&n->d, NET_TX, m->token, NULL, 0);
+		}
+	}
+}
+
+static void net_to_peer(void *peer, const struct virtio_net_hdr_v1 *hdr,
+			const unsigned char *frame, uint32_t len)
+{
+	net_deliver(peer, hdr, frame, len);
+}
+
+static void net_to_tap(void *tap, const struct virtio_net_hdr_v1 *hdr,
+		       const unsigned char *frame, uint32_t len)
+{
+	(void)hdr;
+	if (write(*(int *)tap, frame, len) != (ssize_t)len && verbose)
+		note("tap: write: %s", strerror(errno));
+}
+
+static void net_create(struct net *n, const char *name, unsigned int i,
+		       unsigned int mtu)
+{
+	struct virtio4_host_create c = { 0 };
+
+	n->d.name = name;
+	net_config(&c, i, mtu);
+	host_create(&n->d, &c);
+}
+
+static void net_pair(struct net n[2], unsigned int mtu)
+{
+	struct pollfd p[2];
+	unsigned int i;
+
+	net_create(&n[0], "net0", 0, mtu);
+	net_create(&n[1], "net1", 1, mtu);
+	note("net-pair: two devices joined back to back");
+	for (;;) {
+		for (i = 0; i < 2; i++)
+			p[i] = (struct pollfd){ .fd = n[i].d.fd, .events = POLLIN };
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		for (i = 0; i < 2; i++) {
+			if (!(p[i].revents & POLLIN))
+				continue;
+			host_read(&n[i].d, true);
+			net_records(&n[i], net_to_peer, &n[!i]);
+		}
+		host_flush(&n[0].d);
+		host_flush(&n[1].d);
+	}
+}
+
+static int tap_open(const char *name)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI };
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+
+	if (fd < 0)
+		die("/dev/net/tun: %s", strerror(errno));
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
+	if (ioctl(fd, TUNSETIFF, &ifr))
+		die("TUNSETIFF %s: %s", name, strerror(errno));
+	return fd;
+}
+
+static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
+{
+	static const struct virtio_net_hdr_v1 plain;
+	static unsigned char frame[NET_MAX_FRAME];
+	int tap = tap_open(tap_name);
+	struct pollfd p[2];
+	ssize_t len;
+
+	net_create(n, "net0", 0, mtu);
+	note("net-tap: one device bridged to %s", tap_name);
+	for (;;) {
+		p[0] = (struct pollfd){ .fd = n->d.fd, .events = POLLIN };
+		/* Take frames from the TAP only when they can be received. */
+		p[1] = (struct pollfd){ .fd = tap, .events = n->rx_count ? POLLIN : 0 };
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			die("poll: %s", strerror(errno));
+		if (p[0].revents & POLLIN) {
+			host_read(&n->d, true);
+			net_records(n, net_to_tap, &tap);
+		}
+		if (p[1].revents & POLLIN) {
+			len = read(tap, frame, sizeof(frame));
+			if (len > 0)
+				net_deliver(n, &plain, frame, len);
+		}
+		host_flush(&n->d);
+	}
+}
+
+static void net_usage(void)
+{
+	fputs("usage: virtio4-host net-pair [--mtu N] [-v]\n"
+	      "       virtio4-host net-tap [--mtu N] [-v] TAPNAME\n", stderr);
+	exit(2);
+}
+
+int net_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "mtu", required_argument, NULL, 'M' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ }
+	};
+	bool tap = !strcmp(argv[0], "net-tap");
+	static struct net n[2];
+	unsigned int mtu = 1500;
+	int o;
+
+	while ((o = getopt_long(argc, argv, "M:v", opts, NULL)) != -1) {
+		if (o == 'M')
+			mtu = strtoul(optarg, NULL, 0);
+		else if (o == 'v')
+			verbose = 1;
+		else
+			net_usage();
+	}
+	if (mtu < 68 || mtu > 65535 || optind != argc - (tap ? 1 : 0))
+		net_usage();
+	if (tap)
+		net_tap(&n[0], argv[optind], mtu);
+	else
+		net_pair(n, mtu);
+	return 0;
+}
