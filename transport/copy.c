@@ -39,6 +39,7 @@
 #include <virtio4/bus.h>
 #include <virtio4/host.h>
 #include <kunit/visibility.h>
+#include "copy.h"
 
 enum copy_state { SLOT_FREE, SLOT_ADDED, SLOT_PENDING, SLOT_BUSY, SLOT_DEVICE,
 		  SLOT_USED, SLOT_ORPHAN };
@@ -1025,9 +1026,11 @@ static int copy_fop_release(struct inode *inode, struct file *file)
 		return 0;
 	copy_dev_kill(cd);
 	flush_work(&cd->register_work);
+	/* Either drops the last reference, which frees the device. */
 	if (cd->registered)
 		virtio4_unregister_device(&cd->vdev);
-	put_device(&cd->vdev.dev);
+	else
+		put_device(&cd->vdev.dev);
 	return 0;
 }
 
@@ -1117,6 +1120,23 @@ ssize_t virtio4_copy_test_write(struct virtio4_device *vdev, const void *buf,
 	return copy_dev_write(to_copy_dev(vdev), &iter);
 }
 EXPORT_SYMBOL_IF_KUNIT(virtio4_copy_test_write);
+
+/**
+ * virtio4_copy_test_interrupts - wait for the queues' raised interrupts
+ * @vdev: the device.
+ *
+ * Completions raise their queue's interrupt from an irq_work; this waits
+ * until every raised one has run the driver's callback.
+ */
+void virtio4_copy_test_interrupts(struct virtio4_device *vdev)
+{
+	struct copy_dev *cd = to_copy_dev(vdev);
+	unsigned int i;
+
+	for (i = 0; i < cd->nvqs; i++)
+		irq_work_sync(&cd->vqs[i]->irq);
+}
+EXPORT_SYMBOL_IF_KUNIT(virtio4_copy_test_interrupts);
 #endif
 
 static int __init copy_init(void)

@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# The device host is killed during fio: the I/O fails with errors within 10 s, the disk goes
+# away, nothing leaks (kmemleak, on the debug kernel), and a new device host serves again.
+# kernels: debug stock
+# timeout: 300
+. /tests/lib.sh
+
+kmemleak=/sys/kernel/debug/kmemleak
+if [ -e $kmemleak ]; then
+	# Forget what boot left behind: only leaks of this test count.
+	echo scan >$kmemleak && echo clear >$kmemleak || fail "kmemleak"
+fi
+modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
+truncate -s 256M /tmp/disk.img
+serve_blk /tmp/disk.img
+fio --name=killed --filename=/dev/v4blk0 --rw=randrw --bs=4k --ioengine=libaio --iodepth=32 \
+	--direct=1 --time_based --runtime=120 --verify=crc32c --output=/tmp/fio.log &
+fio=$!
+sleep 5
+kill -0 $fio || fail "fio ended before the device host was killed: $(cat /tmp/fio.log)"
+kill -9 "$HOST_PID"
+killed=$(date +%s)
+if wait $fio; then
+	fail "fio succeeded although its device host was killed"
+fi
+took=$(($(date +%s) - killed))
+echo "ok: fio failed $took s after the kill: $(grep -m 1 -i 'error' /tmp/fio.log)"
+[ "$took" -le 10 ] || fail "fio took $took s to fail"
+for _ in $(seq 100); do
+	[ -e /dev/v4blk0 ] || break
+	sleep 0.1
+done
+[ ! -e /dev/v4blk0 ] || fail "/dev/v4blk0 is still there"
+expect_eq "devices left on the virtio4 bus" 0 "$(ls /sys/bus/virtio4/devices | wc -l)"
+
+serve_blk /tmp/disk.img
+dd if=/dev/v4blk0 of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null || fail "reading again"
+echo "ok: a new device host serves the disk again"
+kill "$HOST_PID"
+wait "$HOST_PID" 2>/dev/null || true
+rmmod virtio4_blk && rmmod virtio4_copy || fail "unloading virtio4_blk, virtio4_copy"
+
+if [ -e $kmemleak ]; then
+	echo scan >$kmemleak
+	echo scan >$kmemleak
+	leaks=$(cat $kmemleak)
+	[ -z "$leaks" ] || { echo "$leaks" | head -n 30; fail "kmemleak found leaks"; }
+	echo "ok: kmemleak found nothing"
+fi
