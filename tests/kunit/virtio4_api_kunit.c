@@ -113,6 +113,7 @@ static void ring_complete(struct kunit *test, struct api *a, s64 head, u32 len)
 
 	a->view.used->ring[idx % API_NUM].id = cpu_to_le32(head);
 	a->view.used->ring[idx % API_NUM].len = cpu_to_le32(len);
+	/* As a device must: the entry before the index that publishes it. */
 	virt_wmb();
 	WRITE_ONCE(a->view.used->idx, cpu_to_le16(idx + 1));
 }

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Lint every kernel source: checkpatch.pl --strict (from the linux-source-6.1 tarball),
+# Lint every source: checkpatch.pl --strict (from the linux-source-6.1 tarball),
 # kernel-doc on the headers, and sparse (make C=2). Prints "pass|fail lint:WHAT" lines;
 # exits non-zero if any fails. Usage: lint.sh [KDIR]
 set -uo pipefail
@@ -25,8 +25,14 @@ result() {
 	fi
 }
 
-"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types -f $sources \
-	>"$build/lint/checkpatch.log" 2>&1
+kernel_sources=$(echo "$sources" | grep -v '^tools/')
+tool_sources=$(echo "$sources" | grep '^tools/')
+{
+	"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types -f $kernel_sources
+	# Userspace tools: kernel style, without the kernel's own macros (BIT, __printf).
+	"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
+		--ignore BIT_MACRO,PREFER_DEFINED_ATTRIBUTE_MACRO -f $tool_sources
+} >"$build/lint/checkpatch.log" 2>&1
 result checkpatch "$build/lint/checkpatch.log" $?
 
 "$kdir/scripts/kernel-doc" -v -none $headers >"$build/lint/kernel-doc.log" 2>&1

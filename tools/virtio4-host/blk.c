@@ -208,8 +208,8 @@ static void blk_open(struct blk *b, const char *path)
 
 static void blk_usage(void)
 {
-	fputs("usage: virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]] [-v] FILE\n",
-	      stderr);
+	fputs("usage: virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]]\n"
+	      "                         [-v] FILE\n", stderr);
 	exit(2);
 }
 

@@ -50,7 +50,7 @@ int parse_misbehave(struct vdev *d, const char *arg)
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
 	unsigned int i;
 
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
 		if (strlen(names[i]) == n && !strncmp(arg, names[i], n)) {
 			d->misbehave = i;
 			d->after = colon ? strtoul(colon + 1, NULL, 0) : 0;

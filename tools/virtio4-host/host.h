@@ -38,6 +38,8 @@ struct vdev {
 	unsigned long rejected;	/* completions the kernel refused */
 };
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 #define HOST_RBUF_SIZE	(8u << 20)
 #define HOST_WBUF_SIZE	(8u << 20)
 
