@@ -17,5 +17,5 @@ for r in $results; do
 	echo "ok: $(tail -n 1 "$r")"
 done
 for m in $mods; do
-	modprobe -r "$m" || fail "modprobe -r $m"
+	rmmod "$m" || fail "rmmod $m"
 done
