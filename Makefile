@@ -6,6 +6,7 @@
 #   make check      set-up + build + lint + every test in QEMU; ends "N passed, N failed"
 #   make check T=x  one test (tests/guest/x.sh); K=stock|debug picks the kernel
 #   make run        boot a guest that uses our modules and report; INTERACTIVE=1 for a shell
+#   make bench      ours against Linux's virtio drivers, with an A/A noise control (not in check)
 #   make lint       checkpatch --strict, kernel-doc, sparse
 #   make kernel     build (or find, cached) the debug kernel
 #   make clean      remove build/ (the debug kernel's cache stays in ~/.cache/virtio4)
@@ -33,6 +34,9 @@ check:
 run:
 	@tests/qemu/main.sh
 
+bench:
+	@tests/bench/bench.sh
+
 lint:
 	@tests/qemu/lint.sh $(KDIR)
 
@@ -42,4 +46,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules tools setup check run lint kernel clean
+.PHONY: all modules tools setup check run bench lint kernel clean

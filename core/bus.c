@@ -5,6 +5,7 @@
  * reset, ACKNOWLEDGE, DRIVER, feature negotiation, FEATURES_OK, the
  * driver's probe, then DRIVER_OK.
  */
+#include <linux/debugfs.h>
 #include <linux/idr.h>
 #include <linux/module.h>
 #include <uapi/linux/virtio_config.h>
@@ -20,6 +21,7 @@ module_param(indirect, bool, 0444);
 MODULE_PARM_DESC(indirect, "Accept VIRTIO_RING_F_INDIRECT_DESC when offered (default: true)");
 
 static DEFINE_IDA(virtio4_index_ida);
+static struct dentry *virtio4_debugfs_root;
 
 static void virtio4_add_status(struct virtio4_device *vdev, u8 status)
 {
@@ -186,7 +188,8 @@ static void virtio4_config_enable(struct virtio4_device *vdev, bool enable)
 
 static u64 virtio4_driver_features(const struct virtio4_driver *drv)
 {
-	u64 features = BIT_ULL(VIRTIO_F_VERSION_1);
+	/* ACCESS_PLATFORM: the rings then map buffers with the DMA API. */
+	u64 features = BIT_ULL(VIRTIO_F_VERSION_1) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM);
 	unsigned int i;
 
 	for (i = 0; i < drv->feature_table_size; i++)
@@ -371,10 +374,15 @@ int virtio4_register_device(struct virtio4_device *vdev)
 		goto err_ida;
 	vdev->config->reset(vdev);
 	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
+	vdev->debugfs = debugfs_create_dir(dev_name(&vdev->dev), virtio4_debugfs_root);
 	err = device_add(&vdev->dev);
 	if (err)
-		goto err_ida;
+		goto err_debugfs;
 	return 0;
+
+err_debugfs:
+	debugfs_remove(vdev->debugfs);
+	vdev->debugfs = NULL;
 
 err_ida:
 	ida_free(&virtio4_index_ida, vdev->index);
@@ -393,9 +401,12 @@ EXPORT_SYMBOL_GPL(virtio4_register_device);
  */
 void virtio4_unregister_device(struct virtio4_device *vdev)
 {
+	struct dentry *debugfs = vdev->debugfs;
 	int index = vdev->index;
 
+	/* The driver's remove deletes the queues, and their debugfs files. */
 	device_unregister(&vdev->dev);
+	debugfs_remove(debugfs);
 	ida_free(&virtio4_index_ida, index);
 }
 EXPORT_SYMBOL_GPL(virtio4_unregister_device);
@@ -433,13 +444,17 @@ static int __init virtio4_init(void)
 	int err;
 
 	err = bus_register(&virtio4_bus);
-	if (err)
+	if (err) {
 		pr_err("cannot register the bus: %d\n", err);
-	return err;
+		return err;
+	}
+	virtio4_debugfs_root = debugfs_create_dir("virtio4", NULL);
+	return 0;
 }
 
 static void __exit virtio4_exit(void)
 {
+	debugfs_remove(virtio4_debugfs_root);
 	bus_unregister(&virtio4_bus);
 	ida_destroy(&virtio4_index_ida);
 }

@@ -15,7 +15,9 @@
  * queue. virtio4_ring_interrupt() may run concurrently with them; it only
  * reads the used index and flips the callback flag.
  */
+#include <linux/debugfs.h>
 #include <linux/dma-mapping.h>
+#include <linux/seq_file.h>
 #include <linux/module.h>
 #include <linux/slab.h>
 #include <uapi/linux/virtio_config.h>
@@ -67,6 +69,7 @@ struct ring {
 	struct ring_buffer *buffers;
 	bool event_idx;
 	bool indirect;
+	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
 	bool broken;
 	bool callbacks;		/* the driver wants callbacks */
 	u16 free_head;
@@ -76,6 +79,7 @@ struct ring {
 	u16 last_used;		/* the next used index to read */
 	u16 avail_flags;
 	u64 spurious;		/* interrupts with nothing used */
+	struct dentry *debugfs;
 	char name[32];
 };
 
@@ -111,36 +115,61 @@ static enum dma_data_direction ring_dir(u16 flags)
 	return (flags & VRING_DESC_F_WRITE) ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
 }
 
-static void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
+/*
+ * A device without VIRTIO_F_ACCESS_PLATFORM uses guest physical addresses,
+ * bypassing any IOMMU (virtio 1.x, 6.1): no DMA API then, and nothing to
+ * unmap. With it, every element is mapped through @dma_dev.
+ */
+static int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
+		    dma_addr_t *addr)
 {
-	dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
+	if (!r->use_dma) {
+		*addr = sg_phys(s);
+		return 0;
+	}
+	*addr = dma_map_page(r->dma_dev, sg_page(s), s->offset, s->length,
+			     ring_dir(flags));
+	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
 }
 
-/* Map @total elements of @sg; on failure nothing stays mapped. */
+static void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
+{
+	if (r->use_dma)
+		dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
+}
+
+/*
+ * Map @total elements of @sg and add up the bytes of the in elements; on
+ * failure (or more than U32_MAX in bytes) nothing stays mapped.
+ */
 static int ring_map_sg(struct ring *r, struct scatterlist *sg,
 		       unsigned int out_num, unsigned int total,
-		       dma_addr_t *addrs)
+		       dma_addr_t *addrs, u32 *in_len)
 {
 	struct scatterlist *s;
 	unsigned int i;
+	u64 in = 0;
+	int err = 0;
 
 	for_each_sg(sg, s, total, i) {
-		enum dma_data_direction dir = i < out_num ? DMA_TO_DEVICE :
-							    DMA_FROM_DEVICE;
+		u16 flags = i < out_num ? 0 : VRING_DESC_F_WRITE;
 
-		addrs[i] = dma_map_page(r->dma_dev, sg_page(s), s->offset,
-					s->length, dir);
-		if (dma_mapping_error(r->dma_dev, addrs[i]))
-			goto err_unmap;
+		err = ring_map(r, s, flags, &addrs[i]);
+		if (err)
+			break;
+		if (flags)
+			in += s->length;
 	}
-	return 0;
-
-err_unmap:
+	if (!err && in > U32_MAX)
+		err = -EINVAL;
+	if (!err) {
+		*in_len = in;
+		return 0;
+	}
 	total = i;
 	for_each_sg(sg, s, total, i)
-		dma_unmap_page(r->dma_dev, addrs[i], s->length,
-			       i < out_num ? DMA_TO_DEVICE : DMA_FROM_DEVICE);
-	return -ENOMEM;
+		ring_unmap(r, addrs[i], s->length, i < out_num ? 0 : VRING_DESC_F_WRITE);
+	return err;
 }
 
 static void ring_publish(struct ring *r, u16 head)
@@ -180,25 +209,31 @@ static void ring_fill_indirect(struct ring_desc *table, struct scatterlist *sg,
  * and only read by the device.
  */
 static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
-			     unsigned int out_num, unsigned int total,
-			     void *data, u32 in_len)
+			     unsigned int out_num, unsigned int total, void *data)
 {
 	struct ring_desc *table;
 	dma_addr_t *addrs, table_dma;
 	u16 head = r->free_head;
-	int err = -ENOMEM;
+	u32 in_len;
+	int err;
 
 	table = kmalloc_array(total, sizeof(*table) + sizeof(*addrs), GFP_ATOMIC);
 	if (!table)
 		return -ENOMEM;
 	addrs = (dma_addr_t *)(table + total);
-	if (ring_map_sg(r, sg, out_num, total, addrs))
+	err = ring_map_sg(r, sg, out_num, total, addrs, &in_len);
+	if (err)
 		goto err_free;
 	ring_fill_indirect(table, sg, out_num, total, addrs);
-	table_dma = dma_map_single(r->dma_dev, table, total * sizeof(*table),
-				   DMA_TO_DEVICE);
-	if (dma_mapping_error(r->dma_dev, table_dma))
-		goto err_unmap;
+	err = -ENOMEM;
+	if (!r->use_dma) {
+		table_dma = virt_to_phys(table);
+	} else {
+		table_dma = dma_map_single(r->dma_dev, table, total * sizeof(*table),
+					   DMA_TO_DEVICE);
+		if (dma_mapping_error(r->dma_dev, table_dma))
+			goto err_unmap;
+	}
 
 	r->desc[head].addr = cpu_to_le64(table_dma);
 	r->desc[head].len = cpu_to_le32(total * sizeof(*table));
@@ -217,8 +252,8 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 
 err_unmap:
 	while (total--)
-		dma_unmap_page(r->dma_dev, addrs[total], le32_to_cpu(table[total].len),
-			       ring_dir(le16_to_cpu(table[total].flags)));
+		ring_unmap(r, addrs[total], le32_to_cpu(table[total].len),
+			   le16_to_cpu(table[total].flags));
 err_free:
 	kfree(table);
 	return err;
@@ -237,21 +272,29 @@ static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
 	r->desc[i].next = cpu_to_le16(r->shadow[i].next);
 }
 
-/* A chain of @total descriptors taken from the free list; allocates nothing. */
+/*
+ * A chain of @total descriptors taken from the free list, in one pass over
+ * @sg; allocates nothing.
+ */
 static int ring_add_direct(struct ring *r, struct scatterlist *sg,
-			   unsigned int out_num, unsigned int total,
-			   void *data, u32 in_len)
+			   unsigned int out_num, unsigned int total, void *data)
 {
 	u16 head = r->free_head, i = head, prev = head;
 	struct scatterlist *s;
 	unsigned int n;
+	u64 in_len = 0;
+	int err;
 
 	for_each_sg(sg, s, total, n) {
-		u16 flags = n < out_num ? 0 : VRING_DESC_F_WRITE;
-		dma_addr_t addr = dma_map_page(r->dma_dev, sg_page(s), s->offset,
-					       s->length, ring_dir(flags));
+		u16 flags = 0;
+		dma_addr_t addr;
 
-		if (dma_mapping_error(r->dma_dev, addr))
+		if (n >= out_num) {
+			flags = VRING_DESC_F_WRITE;
+			in_len += s->length;
+		}
+		err = ring_map(r, s, flags, &addr);
+		if (unlikely(err))
 			goto err_unmap;
 		if (n + 1 < total)
 			flags |= VRING_DESC_F_NEXT;
@@ -259,46 +302,45 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 		prev = i;
 		i = r->shadow[i].next;
 	}
+	if (unlikely(in_len > U32_MAX)) {
+		err = -EINVAL;
+		goto err_unmap;
+	}
 	r->free_head = i;
 	r->vq.num_free -= total;
-	r->buffers[head] = (struct ring_buffer) {
-		.data = data, .in_len = in_len, .ndescs = total, .last = prev,
-	};
+	/* A free entry has no indirect table: only these fields change. */
+	r->buffers[head].data = data;
+	r->buffers[head].in_len = in_len;
+	r->buffers[head].ndescs = total;
+	r->buffers[head].last = prev;
 	ring_publish(r, head);
 	return 0;
 
 err_unmap:
 	for (i = head; n--; i = r->shadow[i].next)
 		ring_unmap(r, r->shadow[i].addr, r->shadow[i].len, r->shadow[i].flags);
-	return -ENOMEM;
+	return err;
 }
 
 static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 			unsigned int out_num, unsigned int in_num, void *data)
 {
 	struct ring *r = to_ring(vq);
-	unsigned int total = out_num + in_num, i;
-	struct scatterlist *s;
-	u64 in_len = 0;
+	unsigned int total = out_num + in_num;
 
 	if (unlikely(r->broken))
 		return -EIO;
 	if (unlikely(!data || !total || total < out_num))
 		return -EINVAL;
-	for_each_sg(sg, s, total, i)
-		if (i >= out_num)
-			in_len += s->length;
-	if (unlikely(in_len > U32_MAX))
-		return -EINVAL;
+	/* The common case first: the chain fits in the ring. */
+	if (likely(total <= vq->num_free) &&
+	    !(indirect_always && r->indirect && total > 1))
+		return ring_add_direct(r, sg, out_num, total, data);
 	if (!vq->num_free)
 		return -ENOSPC;
-	if (r->indirect && total > 1 && (indirect_always || total > vq->num_free))
-		return ring_add_indirect(r, sg, out_num, total, data, in_len);
-	if (total > vq->num)
-		return -EINVAL;
-	if (total > vq->num_free)
-		return -ENOSPC;
-	return ring_add_direct(r, sg, out_num, total, data, in_len);
+	if (r->indirect && total > 1)
+		return ring_add_indirect(r, sg, out_num, total, data);
+	return total > vq->num ? -EINVAL : -ENOSPC;
 }
 
 static bool ring_need_kick(struct ring *r)
@@ -327,7 +369,7 @@ static void ring_sync(struct virtio4_queue *vq)
 		ring_set_broken(r, "notification failed");
 }
 
-static void ring_detach(struct ring *r, u16 head)
+static inline void ring_detach(struct ring *r, u16 head)
 {
 	struct ring_buffer *b = &r->buffers[head];
 	u16 i = head;
@@ -335,13 +377,13 @@ static void ring_detach(struct ring *r, u16 head)
 
 	if (b->indirect) {
 		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
-		for (n = 0; n < b->indirect_num; n++)
+		for (n = 0; r->use_dma && n < b->indirect_num; n++)
 			ring_unmap(r, le64_to_cpu(b->indirect[n].addr),
 				   le32_to_cpu(b->indirect[n].len),
 				   le16_to_cpu(b->indirect[n].flags));
 		kfree(b->indirect);
 		b->indirect = NULL;
-	} else {
+	} else if (r->use_dma) {
 		for (n = 0; n < b->ndescs; n++) {
 			ring_unmap(r, r->shadow[i].addr, r->shadow[i].len,
 				   r->shadow[i].flags);
@@ -537,10 +579,31 @@ static void ring_free(struct ring *r)
 	kfree(r);
 }
 
+/* debugfs virtio4/<device>/<queue>: the ring's state, for people debugging. */
+static int ring_debugfs_show(struct seq_file *m, void *unused)
+{
+	struct ring *r = m->private;
+
+	seq_printf(m, "size %u\nfree %u\nin_flight %u\n", r->vq.num,
+		   READ_ONCE(r->vq.num_free), READ_ONCE(r->in_flight));
+	seq_printf(m, "avail_idx %u\nused_idx %u\nlast_used %u\n",
+		   le16_to_cpu(READ_ONCE(r->avail->idx)),
+		   le16_to_cpu(READ_ONCE(r->used->idx)), READ_ONCE(r->last_used));
+	seq_printf(m, "kicks %llu\ninterrupts %llu\nspurious %llu\n",
+		   READ_ONCE(r->vq.kicks), READ_ONCE(r->vq.interrupts),
+		   READ_ONCE(r->spurious));
+	seq_printf(m, "event_idx %d\nindirect %d\nbroken %d\n", r->event_idx,
+		   r->indirect, READ_ONCE(r->broken));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(ring_debugfs);
+
 /**
  * virtio4_ring_new - create a descriptor ring
  * @vdev: the device the queue belongs to (for its features and logs).
- * @dma_dev: the device that maps buffers for DMA (e.g. the PCI device).
+ * @dma_dev: the device that maps buffers for DMA (e.g. the PCI device), when
+ *	VIRTIO_F_ACCESS_PLATFORM is negotiated; otherwise the device gets
+ *	physical addresses, as virtio 1.x says.
  * @index: the queue's number within @vdev.
  * @num: the number of descriptors, a power of two from 1 to 32768.
  * @notify: the transport's kick.
@@ -576,6 +639,7 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 	r->notify_data = notify_data;
 	r->event_idx = virtio4_has_feature(vdev, VIRTIO_RING_F_EVENT_IDX);
 	r->indirect = virtio4_has_feature(vdev, VIRTIO_RING_F_INDIRECT_DESC);
+	r->use_dma = virtio4_has_feature(vdev, VIRTIO_F_ACCESS_PLATFORM);
 	r->callbacks = true;
 	strscpy(r->name, name, sizeof(r->name));
 	if (ring_alloc(r, num)) {
@@ -586,6 +650,9 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 		.ops = &ring_ops, .cb = callback, .index = index,
 		.num = num, .num_free = num,
 	};
+	if (vdev->debugfs)
+		r->debugfs = debugfs_create_file(r->name, 0444, vdev->debugfs, r,
+						 &ring_debugfs_fops);
 	return &r->vq;
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_new);
@@ -604,6 +671,7 @@ void virtio4_ring_del(struct virtio4_queue *vq)
 	struct ring *r = to_ring(vq);
 	unsigned int i;
 
+	debugfs_remove(r->debugfs);
 	for (i = 0; i < vq->num; i++)
 		if (r->buffers[i].data)
 			ring_detach(r, i);

@@ -28,11 +28,13 @@
  * hard interrupt context as a device's interrupt would, never on the stack
  * of the writing process.
  */
+#include <linux/debugfs.h>
 #include <linux/highmem.h>
 #include <linux/irq_work.h>
 #include <linux/miscdevice.h>
 #include <linux/module.h>
 #include <linux/poll.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uio.h>
 #include <uapi/linux/virtio_config.h>
@@ -77,6 +79,7 @@ struct copy_queue {
 	bool callbacks;		/* the driver wants callbacks */
 	bool dead;		/* the device host is gone */
 	struct irq_work irq;
+	struct dentry *debugfs;
 	char name[32];
 };
 
@@ -96,6 +99,7 @@ struct copy_dev {
 	u32 generation;
 	u8 status;
 	bool status_changed;	/* a STATUS record is due */
+	bool reset_due;		/* a STATUS record of 0 is due, before that one */
 	u16 epoch;		/* bumped by each reset */
 	u64 offered;
 	unsigned int nsizes;
@@ -336,10 +340,34 @@ static void copy_interrupt(struct irq_work *work)
 
 /* --- Queue set-up and teardown. --- */
 
+/* debugfs virtio4/<device>/<queue>: the queue's state, for people debugging. */
+static int copy_debugfs_show(struct seq_file *m, void *unused)
+{
+	struct copy_queue *q = m->private;
+	unsigned int state[SLOT_ORPHAN + 1] = { 0 };
+	struct copy_slot *s;
+
+	spin_lock_irq(&q->lock);
+	for (s = q->slots; s < q->slots + q->vq.num; s++)
+		state[s->state]++;
+	spin_unlock_irq(&q->lock);
+	seq_printf(m, "size %u\nfree %u\n", q->vq.num, READ_ONCE(q->vq.num_free));
+	seq_printf(m, "buffers added %u pending %u device %u used %u orphan %u\n",
+		   state[SLOT_ADDED], state[SLOT_PENDING],
+		   state[SLOT_DEVICE] + state[SLOT_BUSY], state[SLOT_USED],
+		   state[SLOT_ORPHAN]);
+	seq_printf(m, "kicks %llu\ninterrupts %llu\nstale %llu\ndead %d\n",
+		   READ_ONCE(q->vq.kicks), READ_ONCE(q->vq.interrupts),
+		   READ_ONCE(q->cd->stale), READ_ONCE(q->dead));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(copy_debugfs);
+
 static void copy_queue_free(struct copy_queue *q)
 {
 	unsigned int i;
 
+	debugfs_remove(q->debugfs);
 	irq_work_sync(&q->irq);
 	for (i = 0; i < q->vq.num; i++)
 		kfree(q->slots[i].elems);
@@ -378,6 +406,9 @@ static struct copy_queue *copy_queue_new(struct copy_dev *cd, unsigned int index
 	q->vq.num = num;
 	q->vq.num_free = num;
 	strscpy(q->name, name ? name : "", sizeof(q->name));
+	if (cd->vdev.debugfs)
+		q->debugfs = debugfs_create_file(q->name, 0444, cd->vdev.debugfs,
+						 q, &copy_debugfs_fops);
 	return q;
 }
 
@@ -506,6 +537,9 @@ static void copy_reset(struct virtio4_device *vdev)
 	for (i = 0; i < cd->nvqs; i++)
 		copy_queue_reset(cd->vqs[i]);
 	mutex_unlock(&cd->io_lock);
+	spin_lock_irq(&cd->config_lock);
+	cd->reset_due = true;
+	spin_unlock_irq(&cd->config_lock);
 	copy_set_status(vdev, 0);
 }
 
@@ -574,18 +608,24 @@ static int copy_pad(struct iov_iter *iter, size_t len, bool to_iter)
 	return 0;
 }
 
-/* One STATUS record if one is due: 0, its size, or -errno. */
+/*
+ * The STATUS records due: a reset (status 0), which the device host must
+ * see even if the driver has set a new status since, then the status now.
+ * Returns their size, 0 if none is due, or -errno.
+ */
 static ssize_t copy_read_status(struct copy_dev *cd, struct iov_iter *to)
 {
 	struct virtio4_host_msg msg = { .type = VIRTIO4_HOST_MSG_STATUS,
 					.size = sizeof(msg) };
-	bool due;
+	bool reset, due;
+	ssize_t n = 0;
 
 	spin_lock_irq(&cd->config_lock);
+	reset = cd->reset_due;
 	due = cd->status_changed;
-	msg.out_len = cd->status;
+	msg.out_len = reset ? 0 : cd->status;
 	spin_unlock_irq(&cd->config_lock);
-	if (!due)
+	if (!reset && !due)
 		return 0;
 	if (iov_iter_count(to) < sizeof(msg))
 		return -ENOBUFS;
@@ -594,10 +634,14 @@ static ssize_t copy_read_status(struct copy_dev *cd, struct iov_iter *to)
 	if (copy_to_iter(&msg, sizeof(msg), to) != sizeof(msg))
 		return -EFAULT;
 	spin_lock_irq(&cd->config_lock);
-	if (cd->status == msg.out_len)
+	if (reset)
+		cd->reset_due = false;
+	else if (cd->status == msg.out_len)
 		cd->status_changed = false;
 	spin_unlock_irq(&cd->config_lock);
-	return sizeof(msg);
+	if (reset)
+		n = copy_read_status(cd, to);
+	return n < 0 ? sizeof(msg) : sizeof(msg) + n;
 }
 
 /* Take the first pending buffer of @q, if it fits in @room: BUSY, or NULL. */
@@ -752,11 +796,6 @@ static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *do
 	struct copy_slot *s;
 	int err;
 
-	if (done->queue >= cd->nvqs || done->reserved) {
-		copy_bad_input(cd, "completion for queue %u of %u (reserved %#x)",
-			       done->queue, cd->nvqs, done->reserved);
-		return -EINVAL;
-	}
 	if (iov_iter_count(from) < VIRTIO4_HOST_ALIGN((size_t)done->len)) {
 		copy_bad_input(cd, "completion of %u bytes has only %zu",
 			       done->len, iov_iter_count(from));
@@ -767,6 +806,11 @@ static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *do
 		cd->stale++;
 		iov_iter_advance(from, VIRTIO4_HOST_ALIGN((size_t)done->len));
 		return 0;
+	}
+	if (done->queue >= cd->nvqs || done->reserved) {
+		copy_bad_input(cd, "completion for queue %u of %u (reserved %#x)",
+			       done->queue, cd->nvqs, done->reserved);
+		return -EINVAL;
 	}
 	q = cd->vqs[done->queue];
 	s = copy_claim(cd, q, done, &err);

@@ -83,6 +83,8 @@ struct virtio4_config_ops {
  * @config_lock: protects @config_enabled and @config_pending.
  * @config_enabled: the driver is bound and wants config_changed() calls.
  * @config_pending: a change arrived while they were disabled.
+ * @debugfs: the device's directory in debugfs (virtio4/virtio4.<index>),
+ *	where its queues show their state; NULL when not on the bus.
  * @priv: for the driver's use.
  */
 struct virtio4_device {
@@ -95,6 +97,7 @@ struct virtio4_device {
 	spinlock_t config_lock;	/* protects config_enabled, config_pending */
 	bool config_enabled;
 	bool config_pending;
+	struct dentry *debugfs;
 	void *priv;
 };
 

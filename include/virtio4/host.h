@@ -88,8 +88,9 @@ struct virtio4_host_config {
  * @token: BUF: names the buffer in its completion. STATUS: the negotiated
  *	features once FEATURES_OK is set, else 0.
  * @out_len: BUF: bytes of the out elements, which follow this header.
- *	STATUS: the new device status (0 after a reset: every buffer read
- *	before is void and its completion is ignored).
+ *	STATUS: the device status now, or 0 for a reset: every buffer read
+ *	before a reset is void and its completion is ignored. A reset's
+ *	record always comes, before any record of a buffer added after it.
  * @in_len: BUF: room in the in elements: the most a completion may write.
  */
 struct virtio4_host_msg {

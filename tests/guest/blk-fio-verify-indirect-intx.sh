@@ -1,15 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # The same fio verification with the other ring and interrupt paths: every multi-element
-# buffer in an indirect table, no event index (flag-based suppression), INTx interrupts.
+# buffer in an indirect table, no event index (flag-based suppression), INTx interrupts, and
+# buffers mapped with the DMA API (the device offers VIRTIO_F_ACCESS_PLATFORM).
 # kernels: debug
 # timeout: 400
 # setup: truncate -s 96M disk.img
-# qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0
+# qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0,disable-legacy=on,iommu_platform=on
 . /tests/lib.sh
 
 modprobe virtio4 event_idx=0 && modprobe virtio4_ring indirect_always=1 || fail "module options"
 load_virtio4_blk irq_mode=2
 grep -q virtio4 /proc/interrupts || fail "no virtio4 interrupt line"
+features=$(cat /sys/bus/virtio4/devices/virtio4.0/features)
+[ $((features >> 33 & 1)) = 1 ] || fail "VIRTIO_F_ACCESS_PLATFORM not negotiated: $features"
+echo "ok: VIRTIO_F_ACCESS_PLATFORM negotiated ($features)"
 expect_eq "negotiated EVENT_IDX (bit 29)" 0 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 29 & 1 ))
 expect_eq "negotiated INDIRECT_DESC (bit 28)" 1 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 ))
 fio_verify /dev/v4blk0 32M

@@ -47,7 +47,7 @@ libraries() {
 
 guest_files() {
 	ls "$top"/tests/qemu/init "$top"/tests/qemu/guest-lib.sh "$top"/tests/qemu/main-guest.sh \
-		"$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh
+		"$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh "$top"/tests/bench/*.sh
 }
 
 stamp=$( {
@@ -89,6 +89,7 @@ depmod -b "$staging" "$kver"
 
 # The tests, and the list of modules we ship (everything not built under tests/).
 cp "$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh "$staging/tests/"
+cp "$top"/tests/bench/bench-*.sh "$staging/tests/"
 cp "$top/tests/qemu/guest-lib.sh" "$staging/tests/lib.sh"
 cp "$top/tests/qemu/main-guest.sh" "$staging/tests/"
 printf '%s\n' $ours | grep -v '^./tests/' | sed 's|.*/||; s|\.ko$||' >"$staging/tests/shipped-modules"

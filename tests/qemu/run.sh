@@ -68,6 +68,8 @@ free_port() {
 cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 virtio4_test=$test_name virtio4_transport=$TRANSPORT"
 [ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
+# Extra parameters for the guest (make bench passes its knobs this way; /init sees them).
+[ -n "${VIRTIO4_CMDLINE:-}" ] && cmdline+=" $VIRTIO4_CMDLINE"
 
 # guest_command N [wire arguments...]: guest N's QEMU command line, into the array "cmd".
 guest_command() {

@@ -9,7 +9,8 @@ packages=(
 	xz-utils rsync cpio kmod	# unpacking, staging, initramfs, modules.dep
 	qemu-system-x86	# the guests
 	busybox-static fio iperf3 e2fsprogs ethtool	# tools inside the guests
-	sparse python3 iproute2	# lint; free ports and listening sockets for the runner
+	sparse python3 iproute2	# lint; free ports and listening sockets for the runner; ip in the guests
+	gnuplot-nox valgrind	# make bench: the chart, the ring's instruction counts
 )
 
 missing=()

@@ -16,14 +16,19 @@
 
 int verbose;
 
+static void vnote(const char *fmt, va_list ap)
+{
+	fputs("virtio4-host: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("virtio4-host: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vnote(fmt, ap);
 	va_end(ap);
 	exit(1);
 }
@@ -33,9 +38,7 @@ void note(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	fputs("virtio4-host: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	vnote(fmt, ap);
 	va_end(ap);
 }
 
