@@ -185,6 +185,9 @@ static int copy_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 		return -ENOSPC;
 	err = copy_fill_slot(s, sg, out_num, total);
 	spin_lock_irqsave(&q->lock, flags);
+	/* Checked again under the lock: copy_dev_kill() fails only what it sees. */
+	if (!err && q->dead)
+		err = -EIO;
 	if (err) {
 		list_add(&s->node, &q->free);
 	} else {
