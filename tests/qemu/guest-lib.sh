@@ -187,13 +187,19 @@ net_up() {
 	[ -n "$NETDEV" ] || fail "no network interface appeared"
 	expect_eq "driver of $NETDEV" $driver \
 		"$(basename "$(readlink /sys/class/net/$NETDEV/device/driver)")"
+	net_address "$NETDEV"
+}
+
+# net_address DEV: give DEV the link-local address 169.254.10.(GUEST+1) and wait until the
+# peer answers. Sets ME, PEER.
+net_address() {
 	ME=169.254.10.$((GUEST + 1))
 	PEER=169.254.10.$((2 - GUEST))
-	ip addr add "$ME/16" dev "$NETDEV" && ip link set "$NETDEV" up || fail "configuring $NETDEV"
-	for i in $(seq 60); do
+	ip addr add "$ME/16" dev "$1" && ip link set "$1" up || fail "configuring $1"
+	for _ in $(seq 60); do
 		ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && return 0
 	done
-	fail "peer $PEER never answered"
+	fail "peer $PEER never answered on $1"
 }
 
 # ping_count COUNT ARGS...: ping the peer COUNT times; fail unless all answers come back.

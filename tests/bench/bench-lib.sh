@@ -1,0 +1,114 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the benchmark guests (installed as /tests/bench-lib.sh), on top of /tests/lib.sh.
+# Each measurement is one line "BENCH {json}" on the third serial port (/dev/ttyS2), which the
+# host's tests/bench/report.py reads. Knobs come from the kernel command line (bench.sh sets
+# them): bench_runtime (seconds per fio run), bench_rounds.
+. /tests/lib.sh
+
+RUNTIME=${bench_runtime:-10}
+ROUNDS=${bench_rounds:-5}
+RESULTS=/dev/ttyS2
+
+# emit JSON: one measurement for the host.
+emit() {
+	echo "BENCH $1" >$RESULTS
+}
+
+# bind_pci SLOT DRIVER: (re)bind PCI device 0000:00:SLOT to DRIVER (virtio4-pci or virtio-pci).
+bind_pci() {
+	local dev=/sys/bus/pci/devices/0000:00:$1
+	[ -e "$dev/driver" ] && echo "0000:00:$1" >"$dev/driver/unbind"
+	echo "$2" >"$dev/driver_override"
+	echo "0000:00:$1" >/sys/bus/pci/drivers_probe
+	for _ in $(seq 100); do
+		[ "$(basename "$(readlink "$dev/driver")")" = "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "0000:00:$1 did not bind to $2"
+}
+
+# A "slot" is a PCI slot (04.0), or "copy": /dev/v4blk0 served by a device host.
+
+# child_of SLOT: the virtio device (virtioN or virtio4.N) on SLOT.
+child_of() {
+	if [ "$1" = copy ]; then
+		basename "$(readlink /sys/block/v4blk0/device)"
+		return
+	fi
+	basename "$(ls -d /sys/bus/pci/devices/0000:00:$1/virtio* 2>/dev/null | head -n 1)"
+}
+
+# disk_of SLOT: the block device on SLOT (vdX or v4blkN), once it is there.
+disk_of() {
+	local d
+	[ "$1" = copy ] && { echo v4blk0; return; }
+	for _ in $(seq 100); do
+		d=$(ls /sys/bus/pci/devices/0000:00:$1/virtio*/block 2>/dev/null | head -n 1)
+		[ -n "$d" ] && [ -e "/dev/$d" ] && { echo "$d"; return 0; }
+		sleep 0.1
+	done
+	fail "no disk on 0000:00:$1"
+}
+
+# irqs_of SLOT: interrupts so far on the queue vectors of the virtio device on SLOT.
+irqs_of() {
+	local child pattern
+	child=$(child_of "$1")
+	if [ "$1" = copy ]; then
+		queue_stat "$child" interrupts
+		return
+	fi
+	case $child in
+	virtio4.*) pattern="$child-" ;;
+	*) pattern="$child-req|$child-input|$child-output" ;;
+	esac
+	awk -v p="$pattern" '$NF ~ "^(" p ")" { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i }
+		END { print n + 0 }' /proc/interrupts
+}
+
+# queue_stat DEVICE NAME: the sum of a counter over the queues of one of our devices (debugfs).
+queue_stat() {
+	cat /sys/kernel/debug/virtio4/"$1"/* 2>/dev/null |
+		awk -v k="$2" '$1 == k { n += $2 } END { print n + 0 }'
+}
+
+# Linux's kicks: calls of virtqueue_notify(), counted by a kprobe with a histogram trigger.
+TRACING=/sys/kernel/debug/tracing
+linux_kicks_setup() {
+	echo 'p:virtio4bench/kick virtqueue_notify' >>$TRACING/kprobe_events || fail "kprobe"
+	echo 'hist:keys=common_pid' >$TRACING/events/virtio4bench/kick/trigger || fail "hist trigger"
+}
+
+# kicks_of SLOT: notifications so far: ours from our debugfs, Linux's from the kprobe (all of
+# Linux's virtio queues: only one is busy at a time here).
+kicks_of() {
+	local child
+	child=$(child_of "$1")
+	case $child in
+	virtio4.*) queue_stat "$child" kicks ;;
+	*) awk '$1 == "Hits:" { print $2 }' $TRACING/events/virtio4bench/kick/hist ;;
+	esac
+}
+
+# The fio jobs of the block benchmarks: name and fio arguments.
+JOBS="randread-4k-qd1:--rw=randread:--bs=4k:--iodepth=1
+randread-4k-qd32:--rw=randread:--bs=4k:--iodepth=32
+randwrite-4k-qd32:--rw=randwrite:--bs=4k:--iodepth=32
+read-1m-qd8:--rw=read:--bs=1m:--iodepth=8
+write-1m-qd8:--rw=write:--bs=1m:--iodepth=8"
+
+# run_job BENCH ROUND PAIR SIDE SLOT JOB: one fio run on the disk of SLOT; emits its measurement
+# with the kicks and interrupts it cost.
+run_job() {
+	local bench=$1 round=$2 pair=$3 side=$4 slot=$5 job=$6 name args disk k0 i0 k1 i1
+	name=${job%%:*}
+	args=$(echo "${job#*:}" | tr ':' ' ')
+	disk=$(disk_of "$slot")
+	k0=$(kicks_of "$slot") i0=$(irqs_of "$slot")
+	fio --name="$name" --filename="/dev/$disk" $args --ioengine=libaio --direct=1 \
+		--time_based --runtime="$RUNTIME" --size=256M \
+		--output-format=json --output=/tmp/fio.json >/dev/null 2>&1 || fail "fio $name on $disk"
+	k1=$(kicks_of "$slot") i1=$(irqs_of "$slot")
+	emit "{\"bench\":\"$bench\",\"round\":$round,\"pair\":\"$pair\",\"side\":\"$side\",\"job\":\"$name\",\"disk\":\"$disk\",\"kicks\":$((k1 - k0)),\"irqs\":$((i1 - i0)),\"fio\":$(tr -d '\n' </tmp/fio.json)}"
+	echo "round $round $pair $side $name on $disk: done"
+}

@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace stub for the ring cost benchmark: see debugfs.h. */
+#include <linux/debugfs.h>
