@@ -7,6 +7,8 @@
 #   make check T=x  one test (tests/guest/x.sh); K=stock|debug picks the kernel
 #   make run        boot a guest that uses our modules and report; INTERACTIVE=1 for a shell
 #   make bench      ours against Linux's virtio drivers, with an A/A noise control (not in check)
+#   make fuzz       each libFuzzer target for FUZZ_TIME s (default 120); check replays the corpus
+#   make soak       the mixed load test for 10 minutes (check runs it for 2); K=debug for that kernel
 #   make lint       checkpatch --strict, kernel-doc, sparse
 #   make kernel     build (or find, cached) the debug kernel
 #   make clean      remove build/ (the debug kernel's cache stays in ~/.cache/virtio4)
@@ -37,6 +39,13 @@ run:
 bench:
 	@tests/bench/bench.sh
 
+fuzz:
+	@tests/fuzz/fuzz.sh
+
+soak:
+	@VIRTIO4_CMDLINE="load_seconds=600" VIRTIO4_TIMEOUT=1200 T=load-mixed K=$(or $(K),stock) \
+		tests/qemu/check.sh
+
 lint:
 	@tests/qemu/lint.sh $(KDIR)
 
@@ -46,4 +55,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules tools setup check run bench lint kernel clean
+.PHONY: all modules tools setup check run bench fuzz soak lint kernel clean

@@ -36,16 +36,25 @@ static void virtio4_add_status(struct virtio4_device *vdev, u8 status)
  * @len: how many bytes.
  *
  * Reads again while the configuration generation changes under the read,
- * so a multi-byte field is never torn.
+ * so a multi-byte field is never torn. A device whose generation never
+ * settles gets %VIRTIO4_CONFIG_TRIES reads, then the last one is used and
+ * the device is logged (rate-limited): it cannot hang the caller.
  *
  * Context: any context.
  */
 void virtio4_config_read(struct virtio4_device *vdev, unsigned int offset,
 			 void *buf, unsigned int len)
 {
+	unsigned int tries = 0;
 	u32 gen;
 
 	do {
+		if (++tries > VIRTIO4_CONFIG_TRIES) {
+			dev_err_ratelimited(&vdev->dev,
+					    "configuration generation never settles; %u bytes at %u may be torn\n",
+					    len, offset);
+			return;
+		}
 		gen = vdev->config->generation(vdev);
 		vdev->config->get(vdev, offset, buf, len);
 	} while (gen != vdev->config->generation(vdev));

@@ -8,11 +8,27 @@
  * status first among the in elements; virtio 1.x puts it last, and real
  * devices (QEMU's virtio-blk) follow the standard, so this driver does too.
  *
- * Locking: blk->lock serialises every operation on the queue, as the API
- * requires; the queue's callback runs in interrupt context and takes it too.
+ * With VIRTIO_BLK_F_MQ the device has several request queues: one blk-mq
+ * hardware context per queue, each queue's interrupt bound to its own CPUs
+ * (managed affinity) and the CPUs mapped to the queue whose interrupt they
+ * take, so a request completes on the CPU that submitted it.
+ *
+ * The device is untrusted. A request it does not complete within io_timeout,
+ * a queue it breaks (the queue implementation found a lie) or a device that
+ * asks for a reset makes the driver give the device up: it is reset, every
+ * outstanding request fails, and so does every later one until the device
+ * is removed. A garbage status byte fails its request.
+ *
+ * Locking: each queue's lock serialises every operation on that queue, as
+ * the API requires; the queue's callback runs in interrupt context and takes
+ * it too. Queues share no lock. abort_lock serialises giving up the device
+ * with itself and with remove.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/blk-mq.h>
 #include <linux/idr.h>
+#include <linux/interrupt.h>
 #include <linux/module.h>
 #include <uapi/linux/virtio_blk.h>
 #include <uapi/linux/virtio_ids.h>
@@ -20,11 +36,23 @@
 #include <virtio4/bus.h>
 
 #define V4BLK_STATUS_NONE 0xff	/* what the status byte holds until the device writes it */
+#define V4BLK_MAX_SEGMENTS 1024U	/* bounds the per-request scatterlist */
+#define V4BLK_DEFAULT_SEGMENTS 128U	/* when neither the device nor the user says */
 
-static unsigned int max_segments = 128;
+static unsigned int max_segments;
 module_param(max_segments, uint, 0444);
 MODULE_PARM_DESC(max_segments,
-		 "Most data segments in one request, further limited by the device (default: 128)");
+		 "Most data segments in one request, at most 1024; 0 = as many as the device takes (default: 0)");
+
+static unsigned int num_queues;
+module_param(num_queues, uint, 0444);
+MODULE_PARM_DESC(num_queues,
+		 "Request queues to use when the device has several; 0 = one per CPU (default: 0)");
+
+static unsigned int io_timeout = 30;
+module_param(io_timeout, uint, 0444);
+MODULE_PARM_DESC(io_timeout,
+		 "Seconds a request may take before the device is given up, 1..3600; per disk: queue/io_timeout in sysfs (default: 30)");
 
 static int v4blk_major;
 static DEFINE_IDA(v4blk_index_ida);
@@ -36,15 +64,26 @@ struct v4blk_outhdr {
 	__le64 sector;
 };
 
-struct v4blk {
-	struct virtio4_device *vdev;
+/* One request queue, alone in its cache lines. */
+struct v4blk_queue {
 	struct virtio4_queue *vq;
 	spinlock_t lock;	/* serialises the operations on vq */
+	struct v4blk *blk;
+	char name[16];
+} ____cacheline_aligned_in_smp;
+
+struct v4blk {
+	struct virtio4_device *vdev;
+	struct v4blk_queue *queues;
+	unsigned int nqueues;
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	unsigned int sg_elems;
 	int index;
 	atomic64_t flushes;
+	struct mutex abort_lock;	/* serialises v4blk_abort() and remove */
+	bool dead;			/* given up: every request fails */
+	struct work_struct broken_work;	/* gives up after a queue broke */
 };
 
 /* Per-request state, in the blk-mq pdu: nothing is allocated per I/O. */
@@ -69,17 +108,23 @@ static blk_status_t v4blk_status(u8 status)
 
 static bool v4blk_done(struct virtio4_queue *vq)
 {
-	struct v4blk *blk = vq->priv;
+	struct v4blk_queue *q = vq->priv;
 	struct request *req;
 	unsigned long flags;
 	unsigned int len;
+	bool broken;
 
-	spin_lock_irqsave(&blk->lock, flags);
+	spin_lock_irqsave(&q->lock, flags);
 	while ((req = vq->ops->get_buf(vq, &len)))
 		blk_mq_complete_request(req);
-	spin_unlock_irqrestore(&blk->lock, flags);
+	broken = READ_ONCE(vq->broken);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (unlikely(broken)) {
+		schedule_work(&q->blk->broken_work);
+		return false;
+	}
 	/* Space was freed: requests that found the queue full may go again. */
-	blk_mq_start_stopped_hw_queues(blk->disk->queue, true);
+	blk_mq_start_stopped_hw_queues(q->blk->disk->queue, true);
 	return true;
 }
 
@@ -87,7 +132,72 @@ static void v4blk_complete(struct request *req)
 {
 	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
 
+	/* 0xff: the device wrote no status (it went away); anything else is garbage. */
+	if (unlikely(br->status > VIRTIO_BLK_S_UNSUPP && br->status != V4BLK_STATUS_NONE)) {
+		struct v4blk *blk = req->q->queuedata;
+
+		dev_err_ratelimited(&blk->vdev->dev, "bad status %#x from the device: I/O error\n",
+				    br->status);
+	}
 	blk_mq_end_request(req, v4blk_status(br->status));
+}
+
+/* Fail every request queue @q still holds; returns how many. */
+static unsigned int v4blk_fail_queue(struct v4blk_queue *q)
+{
+	struct request *req;
+	unsigned long flags;
+	unsigned int n = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	while ((req = q->vq->ops->detach_unused(q->vq))) {
+		struct v4blk_req *br = blk_mq_rq_to_pdu(req);
+
+		br->status = VIRTIO_BLK_S_IOERR;
+		blk_mq_complete_request(req);
+		n++;
+	}
+	spin_unlock_irqrestore(&q->lock, flags);
+	return n;
+}
+
+/*
+ * Give the device up: no dispatch runs while it is reset, its outstanding
+ * requests fail, and so does every later request. Logs one line, once.
+ */
+static void v4blk_abort(struct v4blk *blk, const char *why)
+{
+	struct request_queue *rq = blk->disk->queue;
+	unsigned int i, failed = 0;
+
+	mutex_lock(&blk->abort_lock);
+	if (blk->dead)
+		goto out;
+	blk_mq_quiesce_queue(rq);
+	WRITE_ONCE(blk->dead, true);
+	blk->vdev->config->reset(blk->vdev);
+	for (i = 0; i < blk->nqueues; i++)
+		failed += v4blk_fail_queue(&blk->queues[i]);
+	blk_mq_unquiesce_queue(rq);
+	dev_err(&blk->vdev->dev, "%s: device reset, failed %u outstanding request(s), all further I/O fails\n",
+		why, failed);
+out:
+	mutex_unlock(&blk->abort_lock);
+}
+
+static void v4blk_broken_work(struct work_struct *work)
+{
+	v4blk_abort(container_of(work, struct v4blk, broken_work), "a request queue broke");
+}
+
+/* Runs in process context (the block layer's timeout work). */
+static enum blk_eh_timer_return v4blk_timeout(struct request *req)
+{
+	struct v4blk *blk = req->q->queuedata;
+
+	/* The request is outstanding, so v4blk_abort() fails it. */
+	v4blk_abort(blk, "a request timed out");
+	return BLK_EH_DONE;
 }
 
 /* Fill the header and the request's own out payload; returns its type or -1. */
@@ -166,11 +276,14 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct v4blk *blk = hctx->queue->queuedata;
 	struct request *req = bd->rq;
 	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
-	struct virtio4_queue *vq = blk->vq;
+	struct v4blk_queue *q = &blk->queues[hctx->queue_num];
+	struct virtio4_queue *vq = q->vq;
 	unsigned int out, in;
 	unsigned long flags;
 	int type, err;
 
+	if (unlikely(READ_ONCE(blk->dead)))
+		return BLK_STS_IOERR;
 	type = v4blk_setup_hdr(req, br);
 	if (type < 0)
 		return BLK_STS_NOTSUPP;
@@ -179,11 +292,13 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	if (type == VIRTIO_BLK_T_FLUSH)
 		atomic64_inc(&blk->flushes);
 
-	spin_lock_irqsave(&blk->lock, flags);
+	spin_lock_irqsave(&q->lock, flags);
 	err = vq->ops->add_buf(vq, br->sg, out, in, req);
 	if (err || bd->last)
 		vq->ops->sync(vq);
-	spin_unlock_irqrestore(&blk->lock, flags);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (unlikely(READ_ONCE(vq->broken)))
+		schedule_work(&blk->broken_work);
 
 	switch (err) {
 	case 0:
@@ -201,17 +316,42 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 static void v4blk_commit_rqs(struct blk_mq_hw_ctx *hctx)
 {
 	struct v4blk *blk = hctx->queue->queuedata;
+	struct v4blk_queue *q = &blk->queues[hctx->queue_num];
 	unsigned long flags;
 
-	spin_lock_irqsave(&blk->lock, flags);
-	blk->vq->ops->sync(blk->vq);
-	spin_unlock_irqrestore(&blk->lock, flags);
+	spin_lock_irqsave(&q->lock, flags);
+	q->vq->ops->sync(q->vq);
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
+/* Map each CPU to the queue whose interrupt it takes, when that is known. */
+static void v4blk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct v4blk *blk = set->driver_data;
+	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+	const struct cpumask *mask;
+	unsigned int i, cpu;
+
+	if (!blk->vdev->config->get_vq_affinity)
+		goto fallback;
+	for (i = 0; i < map->nr_queues; i++) {
+		mask = blk->vdev->config->get_vq_affinity(blk->vdev, i);
+		if (!mask)
+			goto fallback;
+		for_each_cpu(cpu, mask)
+			map->mq_map[cpu] = map->queue_offset + i;
+	}
+	return;
+fallback:
+	blk_mq_map_queues(map);
 }
 
 static const struct blk_mq_ops v4blk_mq_ops = {
 	.queue_rq	= v4blk_queue_rq,
 	.commit_rqs	= v4blk_commit_rqs,
 	.complete	= v4blk_complete,
+	.timeout	= v4blk_timeout,
+	.map_queues	= v4blk_map_queues,
 };
 
 static const struct block_device_operations v4blk_fops = {
@@ -346,36 +486,93 @@ static void v4blk_set_limits(struct v4blk *blk)
 	v4blk_update_capacity(blk, false);
 }
 
+static unsigned int v4blk_min_queue_size(struct v4blk *blk)
+{
+	unsigned int i, num = UINT_MAX;
+
+	for (i = 0; i < blk->nqueues; i++)
+		num = min(num, blk->queues[i].vq->num);
+	return num;
+}
+
 /* How many data segments a request may have: ours, the device's and the ring's. */
 static unsigned int v4blk_sg_elems(struct v4blk *blk)
 {
-	unsigned int n = clamp(max_segments, 1U, 1024U);
+	unsigned int n = max_segments ? min(max_segments, V4BLK_MAX_SEGMENTS) :
+					V4BLK_MAX_SEGMENTS;
 	u32 seg_max;
 
 	if (virtio4_has_feature(blk->vdev, VIRTIO_BLK_F_SEG_MAX)) {
 		seg_max = virtio4_cread32(blk->vdev, v4blk_cfg(seg_max));
 		if (seg_max)
 			n = min(n, seg_max);
+	} else if (!max_segments) {
+		n = V4BLK_DEFAULT_SEGMENTS;	/* the device states no limit */
 	}
 	if (!virtio4_has_feature(blk->vdev, VIRTIO_RING_F_INDIRECT_DESC) &&
-	    blk->vq->num > 2)
-		n = min(n, blk->vq->num - 2);
+	    v4blk_min_queue_size(blk) > 2)
+		n = min(n, v4blk_min_queue_size(blk) - 2);
 	return n;
 }
 
-static int v4blk_init_vq(struct v4blk *blk)
+/* How many request queues to use: the device's, ours and the CPUs'. */
+static unsigned int v4blk_count_queues(struct v4blk *blk)
 {
-	virtio4_callback_t *callbacks[] = { v4blk_done };
-	static const char * const names[] = { "requests" };
-	struct virtio4_queue *vqs[1];
-	int err;
+	unsigned int n = num_queues ? num_queues : num_possible_cpus();
+	u16 dev_queues;
 
-	err = blk->vdev->config->find_vqs(blk->vdev, 1, vqs, callbacks, names);
+	if (!virtio4_has_feature(blk->vdev, VIRTIO_BLK_F_MQ))
+		return 1;
+	dev_queues = virtio4_cread16(blk->vdev, v4blk_cfg(num_queues));
+	if (!dev_queues) {
+		dev_err(&blk->vdev->dev, "device offers 0 request queues, using 1\n");
+		return 1;
+	}
+	return clamp_t(unsigned int, n, 1, min_t(unsigned int, dev_queues, nr_cpu_ids));
+}
+
+static int v4blk_init_vqs(struct v4blk *blk)
+{
+	unsigned int i, n = v4blk_count_queues(blk);
+	struct irq_affinity spread = { };
+	virtio4_callback_t **callbacks;
+	struct virtio4_queue **vqs;
+	const char **names;
+	int err = -ENOMEM;
+
+	blk->queues = kcalloc(n, sizeof(*blk->queues), GFP_KERNEL);
+	vqs = kcalloc(n, sizeof(*vqs), GFP_KERNEL);
+	callbacks = kcalloc(n, sizeof(*callbacks), GFP_KERNEL);
+	names = kcalloc(n, sizeof(*names), GFP_KERNEL);
+	if (!blk->queues || !vqs || !callbacks || !names)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct v4blk_queue *q = &blk->queues[i];
+
+		snprintf(q->name, sizeof(q->name), "requests.%u", i);
+		spin_lock_init(&q->lock);
+		q->blk = blk;
+		callbacks[i] = v4blk_done;
+		names[i] = q->name;
+	}
+	err = blk->vdev->config->find_vqs(blk->vdev, n, vqs, callbacks, names,
+					  n > 1 ? &spread : NULL);
 	if (err)
-		return err;
-	blk->vq = vqs[0];
-	blk->vq->priv = blk;
-	return 0;
+		goto out;
+	for (i = 0; i < n; i++) {
+		blk->queues[i].vq = vqs[i];
+		vqs[i]->priv = &blk->queues[i];
+	}
+	blk->nqueues = n;
+out:
+	kfree(names);
+	kfree(callbacks);
+	kfree(vqs);
+	if (err) {
+		kfree(blk->queues);
+		blk->queues = NULL;
+	}
+	return err;
 }
 
 static int v4blk_init_disk(struct v4blk *blk)
@@ -384,8 +581,10 @@ static int v4blk_init_disk(struct v4blk *blk)
 	int err;
 
 	set->ops = &v4blk_mq_ops;
-	set->nr_hw_queues = 1;
-	set->queue_depth = blk->vq->num;
+	set->nr_hw_queues = blk->nqueues;
+	set->queue_depth = v4blk_min_queue_size(blk);
+	set->driver_data = blk;
+	set->timeout = io_timeout * HZ;
 	set->numa_node = NUMA_NO_NODE;
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
 	set->cmd_size = struct_size((struct v4blk_req *)NULL, sg, blk->sg_elems + 2);
@@ -413,6 +612,18 @@ static void v4blk_free_disk(struct v4blk *blk)
 	blk_mq_free_tag_set(&blk->tag_set);
 }
 
+/* Reset the device and delete its queues; v4blk_abort() does nothing after. */
+static void v4blk_stop(struct v4blk *blk)
+{
+	mutex_lock(&blk->abort_lock);
+	blk->dead = true;
+	mutex_unlock(&blk->abort_lock);
+	blk->vdev->config->reset(blk->vdev);
+	blk->vdev->config->del_vqs(blk->vdev);
+	/* No callback runs now: the work cannot be scheduled again. */
+	cancel_work_sync(&blk->broken_work);
+}
+
 static int v4blk_probe(struct virtio4_device *vdev)
 {
 	struct v4blk *blk;
@@ -422,13 +633,14 @@ static int v4blk_probe(struct virtio4_device *vdev)
 	if (!blk)
 		return -ENOMEM;
 	blk->vdev = vdev;
-	spin_lock_init(&blk->lock);
+	mutex_init(&blk->abort_lock);
+	INIT_WORK(&blk->broken_work, v4blk_broken_work);
 	vdev->priv = blk;
 	err = ida_alloc_max(&v4blk_index_ida, (1 << MINORBITS) / 16 - 1, GFP_KERNEL);
 	if (err < 0)
 		goto err_free;
 	blk->index = err;
-	err = v4blk_init_vq(blk);
+	err = v4blk_init_vqs(blk);
 	if (err)
 		goto err_ida;
 	blk->sg_elems = v4blk_sg_elems(blk);
@@ -444,10 +656,13 @@ static int v4blk_probe(struct virtio4_device *vdev)
 	return 0;
 
 err_disk:
-	vdev->config->reset(vdev);
+	v4blk_stop(blk);
+	kfree(blk->queues);
 	v4blk_free_disk(blk);
+	goto err_ida;
 err_vqs:
 	vdev->config->del_vqs(vdev);
+	kfree(blk->queues);
 err_ida:
 	ida_free(&v4blk_index_ida, blk->index);
 err_free:
@@ -460,8 +675,8 @@ static void v4blk_remove(struct virtio4_device *vdev)
 	struct v4blk *blk = vdev->priv;
 
 	del_gendisk(blk->disk);
-	vdev->config->reset(vdev);
-	vdev->config->del_vqs(vdev);
+	v4blk_stop(blk);
+	kfree(blk->queues);
 	v4blk_free_disk(blk);
 	ida_free(&v4blk_index_ida, blk->index);
 	kfree(blk);
@@ -469,7 +684,13 @@ static void v4blk_remove(struct virtio4_device *vdev)
 
 static void v4blk_config_changed(struct virtio4_device *vdev)
 {
-	v4blk_update_capacity(vdev->priv, true);
+	struct v4blk *blk = vdev->priv;
+
+	if (vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_NEEDS_RESET) {
+		v4blk_abort(blk, "the device asked for a reset");
+		return;
+	}
+	v4blk_update_capacity(blk, true);
 }
 
 static const struct virtio4_device_id v4blk_ids[] = {
@@ -480,7 +701,7 @@ static const struct virtio4_device_id v4blk_ids[] = {
 static const unsigned int v4blk_features[] = {
 	VIRTIO_BLK_F_SIZE_MAX, VIRTIO_BLK_F_SEG_MAX, VIRTIO_BLK_F_RO,
 	VIRTIO_BLK_F_BLK_SIZE, VIRTIO_BLK_F_FLUSH, VIRTIO_BLK_F_DISCARD,
-	VIRTIO_BLK_F_WRITE_ZEROES,
+	VIRTIO_BLK_F_WRITE_ZEROES, VIRTIO_BLK_F_MQ,
 };
 
 static struct virtio4_driver v4blk_driver = {
@@ -498,6 +719,10 @@ static int __init v4blk_init(void)
 {
 	int err;
 
+	if (!io_timeout || io_timeout > 3600) {
+		pr_err("io_timeout=%u is outside 1..3600 seconds\n", io_timeout);
+		return -EINVAL;
+	}
 	v4blk_major = register_blkdev(0, "v4blk");
 	if (v4blk_major < 0)
 		return v4blk_major;

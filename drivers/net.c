@@ -10,7 +10,7 @@
  * in batches; after an allocation failure a delayed work retries, so the
  * ring never stays empty. Transmit: the header is pushed in front of the
  * skb and the whole skb is one buffer; completions are reaped by a second
- * NAPI under the transmit lock.
+ * NAPI under the transmit lock, and by each transmit before it adds.
  *
  * Locking: the receive queue's operations run in its NAPI poll, or with
  * that NAPI disabled (open, refill work, remove). The transmit queue's run
@@ -18,6 +18,8 @@
  *
  * The device is untrusted: a packet shorter than its header, a bad
  * num_buffers or a GSO type that was not negotiated is dropped and counted.
+ * A queue the device broke, or a device asking for a reset, takes the link
+ * down for good (one log line); remove still frees everything.
  */
 #include <linux/etherdevice.h>
 #include <linux/ethtool.h>
@@ -53,6 +55,7 @@ struct v4net {
 	struct v4net_stats rx_stats;
 	struct v4net_stats tx_stats;
 	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];	/* under the transmit lock */
+	bool dead;			/* given up: the link stays down */
 };
 
 static const unsigned int v4net_hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
@@ -173,6 +176,9 @@ static struct sk_buff *v4net_build_skb(struct v4net *net, struct page *page,
 	struct sk_buff *skb;
 
 	if (len < v4net_hdr_len + ETH_HLEN) {
+		if (net_ratelimit())
+			netdev_warn(net->dev, "received frame of %u bytes is shorter than its headers: dropped\n",
+				    len);
 		__free_pages(page, net->rx_order);
 		v4net_drop(net, &net->rx_stats.length_errors);
 		return NULL;
@@ -230,6 +236,15 @@ static void v4net_receive_one(struct v4net *net, struct page *page, unsigned int
 	napi_gro_receive(&net->rx_napi, skb);
 }
 
+/* Take the link down for good: the device broke a queue or needs a reset. */
+static void v4net_give_up(struct v4net *net, const char *why)
+{
+	if (xchg(&net->dead, true))
+		return;
+	netdev_err(net->dev, "%s: link down until the device is removed\n", why);
+	netif_carrier_off(net->dev);
+}
+
 static int v4net_rx_poll(struct napi_struct *napi, int budget)
 {
 	struct v4net *net = container_of(napi, struct v4net, rx_napi);
@@ -242,6 +257,8 @@ static int v4net_rx_poll(struct napi_struct *napi, int budget)
 		v4net_receive_one(net, page, len);
 		received++;
 	}
+	if (unlikely(READ_ONCE(vq->broken)))
+		v4net_give_up(net, "receive queue broken");
 	/* Refill in batches of a quarter of the ring. */
 	if (vq->num_free >= vq->num / 4 && !v4net_refill(net, GFP_ATOMIC))
 		schedule_delayed_work(&net->refill, 0);
@@ -263,6 +280,8 @@ static void v4net_reap_tx(struct v4net *net, int budget)
 		bytes += skb->len - v4net_hdr_len;
 		napi_consume_skb(skb, budget);
 	}
+	if (unlikely(READ_ONCE(vq->broken)))
+		v4net_give_up(net, "transmit queue broken");
 	if (!packets)
 		return;
 	u64_stats_update_begin(&net->tx_stats.syncp);
@@ -326,6 +345,8 @@ static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
 	bool kick = !netdev_xmit_more();
 	int n, err;
 
+	/* Free what the device has sent already: room before it is needed. */
+	v4net_reap_tx(net, 0);
 	n = v4net_tx_map(net, skb);
 	err = n < 0 ? n : vq->ops->add_buf(vq, net->tx_sg, n, 0, skb);
 	if (unlikely(err)) {
@@ -507,7 +528,7 @@ static void v4net_update_link(struct v4net *net)
 
 	if (virtio4_has_feature(net->vdev, VIRTIO_NET_F_STATUS))
 		status = virtio4_cread16(net->vdev, v4net_cfg(status));
-	if (status & VIRTIO_NET_S_LINK_UP)
+	if ((status & VIRTIO_NET_S_LINK_UP) && !READ_ONCE(net->dead))
 		netif_carrier_on(net->dev);
 	else
 		netif_carrier_off(net->dev);
@@ -515,6 +536,8 @@ static void v4net_update_link(struct v4net *net)
 
 static void v4net_config_changed(struct virtio4_device *vdev)
 {
+	if (vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_NEEDS_RESET)
+		v4net_give_up(vdev->priv, "the device asked for a reset");
 	v4net_update_link(vdev->priv);
 }
 
@@ -580,7 +603,7 @@ static int v4net_init_vqs(struct v4net *net)
 	struct virtio4_queue *vqs[2];
 	int err;
 
-	err = net->vdev->config->find_vqs(net->vdev, 2, vqs, callbacks, names);
+	err = net->vdev->config->find_vqs(net->vdev, 2, vqs, callbacks, names, NULL);
 	if (err)
 		return err;
 	net->rvq = vqs[0];

@@ -70,7 +70,6 @@ struct ring {
 	bool event_idx;
 	bool indirect;
 	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
-	bool broken;
 	bool callbacks;		/* the driver wants callbacks */
 	u16 free_head;
 	u16 in_flight;		/* buffers the device holds */
@@ -79,6 +78,7 @@ struct ring {
 	u16 last_used;		/* the next used index to read */
 	u16 avail_flags;
 	u64 spurious;		/* interrupts with nothing used */
+	u32 storm;		/* ... in a row */
 	struct dentry *debugfs;
 	char name[32];
 };
@@ -100,9 +100,9 @@ static __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 	struct va_format vaf;
 	va_list args;
 
-	if (r->broken)
+	if (r->vq.broken)
 		return;
-	WRITE_ONCE(r->broken, true);
+	WRITE_ONCE(r->vq.broken, true);
 	va_start(args, fmt);
 	vaf.fmt = fmt;
 	vaf.va = &args;
@@ -328,7 +328,7 @@ static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 	struct ring *r = to_ring(vq);
 	unsigned int total = out_num + in_num;
 
-	if (unlikely(r->broken))
+	if (unlikely(r->vq.broken))
 		return -EIO;
 	if (unlikely(!data || !total || total < out_num))
 		return -EINVAL;
@@ -358,7 +358,7 @@ static void ring_sync(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
 
-	if (unlikely(r->broken) || !r->num_added)
+	if (unlikely(r->vq.broken) || !r->num_added)
 		return;
 	/* Publish the new index before reading whether the device wants a kick. */
 	virt_mb();
@@ -409,7 +409,7 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	u32 id, used_len;
 	void *data;
 
-	if (unlikely(r->broken))
+	if (unlikely(r->vq.broken))
 		return NULL;
 	used_idx = le16_to_cpu(READ_ONCE(r->used->idx));
 	if (used_idx == r->last_used)
@@ -498,7 +498,8 @@ static bool ring_restart(struct virtio4_queue *vq)
 	}
 	/* Publish the re-enable before checking for buffers used meanwhile. */
 	virt_mb();
-	if (unlikely(ring_more_used(r))) {
+	/* A broken queue has nothing to collect, whatever its indices say. */
+	if (unlikely(ring_more_used(r) && !READ_ONCE(vq->broken))) {
 		ring_disable_callbacks(r);
 		return false;
 	}
@@ -514,30 +515,80 @@ static const struct virtio4_queue_ops ring_ops = {
 	.detach_unused = ring_detach_unused,
 };
 
+/* Tell the driver, through its callback, that the queue just broke. */
+static void ring_notify_broken(struct ring *r)
+{
+	if (r->vq.cb)
+		r->vq.cb(&r->vq);
+}
+
+/*
+ * An interrupt with nothing used on a queue that has a vector of its own. A
+ * few are normal (a late interrupt for buffers already collected); a device
+ * raising them without end is hostile: the queue is broken, and from then on
+ * its interrupts are claimed so that the kernel does not disable the line
+ * with a "nobody cared" trace.
+ */
+static irqreturn_t ring_spurious(struct ring *r)
+{
+	if (READ_ONCE(r->vq.broken))
+		return r->storm >= VIRTIO4_RING_STORM ? IRQ_HANDLED : IRQ_NONE;
+	if (++r->storm < VIRTIO4_RING_STORM)
+		return IRQ_NONE;
+	ring_set_broken(r, "interrupt storm: %u interrupts in a row with nothing used",
+			r->storm);
+	ring_notify_broken(r);
+	return IRQ_HANDLED;
+}
+
+static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
+{
+	struct ring *r = to_ring(vq);
+
+	if (unlikely(!ring_more_used(r) || READ_ONCE(vq->broken))) {
+		r->spurious++;
+		return own ? ring_spurious(r) : IRQ_NONE;
+	}
+	r->storm = 0;
+	vq->interrupts++;
+	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
+		ring_disable_callbacks(r);
+	return IRQ_HANDLED;
+}
+
 /**
- * virtio4_ring_interrupt - a transport's interrupt for one queue
+ * virtio4_ring_interrupt - the interrupt of a queue's own vector
  * @vq: the queue the interrupt is for.
  *
  * Calls the queue's callback if buffers were used and callbacks are on;
  * a callback returning false turns them off until restart().
+ * %VIRTIO4_RING_STORM interrupts in a row with nothing used break the queue.
  *
  * Context: interrupt context.
  * Return: IRQ_NONE if nothing was used, IRQ_HANDLED otherwise.
  */
 irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq)
 {
-	struct ring *r = to_ring(vq);
-
-	if (!ring_more_used(r) || READ_ONCE(r->broken)) {
-		r->spurious++;
-		return IRQ_NONE;
-	}
-	vq->interrupts++;
-	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
-		ring_disable_callbacks(r);
-	return IRQ_HANDLED;
+	return ring_interrupt(vq, true);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_interrupt);
+
+/**
+ * virtio4_ring_shared_interrupt - an interrupt shared with other queues
+ * @vq: one of the queues the interrupt may be for.
+ *
+ * As virtio4_ring_interrupt(), but an interrupt with nothing used is not
+ * counted towards a storm: it was probably for another queue. The
+ * transport watches a shared line as a whole (virtio4_ring_break()).
+ *
+ * Context: interrupt context.
+ * Return: IRQ_NONE if nothing was used, IRQ_HANDLED otherwise.
+ */
+irqreturn_t virtio4_ring_shared_interrupt(struct virtio4_queue *vq)
+{
+	return ring_interrupt(vq, false);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_shared_interrupt);
 
 static size_t ring_sizes(unsigned int num, size_t *avail_off, size_t *used_off)
 {
@@ -593,7 +644,7 @@ static int ring_debugfs_show(struct seq_file *m, void *unused)
 		   READ_ONCE(r->vq.kicks), READ_ONCE(r->vq.interrupts),
 		   READ_ONCE(r->spurious));
 	seq_printf(m, "event_idx %d\nindirect %d\nbroken %d\n", r->event_idx,
-		   r->indirect, READ_ONCE(r->broken));
+		   r->indirect, READ_ONCE(r->vq.broken));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ring_debugfs);
@@ -700,15 +751,23 @@ EXPORT_SYMBOL_GPL(virtio4_ring_layout);
 /**
  * virtio4_ring_break - stop a queue for good
  * @vq: the queue.
+ * @why: what the device did, for the one log line.
  *
- * For a transport whose device went away: get_buf() returns NULL and
- * add_buf() fails with -EIO from now on.
+ * For a transport whose device misbehaved or went away: get_buf() returns
+ * NULL and add_buf() fails with -EIO from now on. The queue's callback is
+ * called once more so that the driver sees &virtio4_queue.broken and fails
+ * what is outstanding.
  *
- * Context: any context.
+ * Context: any context; interrupt context for the callback.
  */
-void virtio4_ring_break(struct virtio4_queue *vq)
+void virtio4_ring_break(struct virtio4_queue *vq, const char *why)
 {
-	WRITE_ONCE(to_ring(vq)->broken, true);
+	struct ring *r = to_ring(vq);
+
+	if (READ_ONCE(vq->broken))
+		return;
+	ring_set_broken(r, "%s", why);
+	ring_notify_broken(r);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_break);
 
@@ -721,7 +780,7 @@ EXPORT_SYMBOL_GPL(virtio4_ring_break);
  */
 bool virtio4_ring_is_broken(struct virtio4_queue *vq)
 {
-	return READ_ONCE(to_ring(vq)->broken);
+	return READ_ONCE(vq->broken);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_is_broken);
 

@@ -102,6 +102,7 @@ struct copy_dev {
 	bool reset_due;		/* a STATUS record of 0 is due, before that one */
 	u16 epoch;		/* bumped by each reset */
 	u64 offered;
+	u32 flags;		/* VIRTIO4_HOST_F_* */
 	unsigned int nsizes;
 	u16 sizes[VIRTIO4_HOST_MAX_QUEUES];
 	unsigned int nvqs;
@@ -432,7 +433,8 @@ static void copy_del_vqs(struct virtio4_device *vdev)
 static int copy_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
 			 struct virtio4_queue *vqs[],
 			 virtio4_callback_t *callbacks[],
-			 const char * const names[])
+			 const char * const names[],
+			 struct irq_affinity *spread)
 {
 	struct copy_dev *cd = to_copy_dev(vdev);
 	unsigned int i;
@@ -507,8 +509,11 @@ static void copy_set_status(struct virtio4_device *vdev, u8 status)
 {
 	struct copy_dev *cd = to_copy_dev(vdev);
 
+	if (cd->flags & VIRTIO4_HOST_F_REFUSE_FEATURES)
+		status &= ~VIRTIO_CONFIG_S_FEATURES_OK;
 	spin_lock_irq(&cd->config_lock);
-	cd->status = status;
+	/* NEEDS_RESET is the device's: only a reset clears it. */
+	cd->status = status | (status ? cd->status & VIRTIO_CONFIG_S_NEEDS_RESET : 0);
 	cd->status_changed = true;
 	spin_unlock_irq(&cd->config_lock);
 	copy_signal(cd);
@@ -878,6 +883,10 @@ static int copy_check_create(const struct virtio4_host_create *c)
 			c->device_id, c->num_queues);
 		return -EINVAL;
 	}
+	if ((c->flags & ~VIRTIO4_HOST_F_ALL) || c->reserved) {
+		pr_warn("create: unknown flags %#x refused\n", c->flags & ~VIRTIO4_HOST_F_ALL);
+		return -EINVAL;
+	}
 	if (c->config_len > VIRTIO4_HOST_CONFIG_SIZE) {
 		pr_warn("create: config space of %u bytes refused\n", c->config_len);
 		return -EINVAL;
@@ -909,6 +918,7 @@ static struct copy_dev *copy_dev_new(const struct virtio4_host_create *c)
 	cd->vdev.config = &copy_config_ops;
 	cd->vdev.dev.release = copy_release_dev;
 	cd->offered = c->features;
+	cd->flags = c->flags;
 	cd->nsizes = c->num_queues;
 	memcpy(cd->sizes, c->queue_size, sizeof(cd->sizes));
 	cd->config_len = c->config_len;
@@ -1014,6 +1024,16 @@ static long copy_ioctl_config(struct copy_dev *cd, void __user *arg)
 	return 0;
 }
 
+/* The device host stopped: it sets NEEDS_RESET and tells the driver. */
+static long copy_ioctl_needs_reset(struct copy_dev *cd)
+{
+	spin_lock_irq(&cd->config_lock);
+	cd->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
+	spin_unlock_irq(&cd->config_lock);
+	virtio4_config_changed(&cd->vdev);
+	return 0;
+}
+
 static long copy_fop_ioctl(struct file *file, unsigned int cmd, unsigned long arg)
 {
 	struct copy_dev *cd = file->private_data;
@@ -1023,6 +1043,8 @@ static long copy_fop_ioctl(struct file *file, unsigned int cmd, unsigned long ar
 		return copy_ioctl_create(file, (void __user *)arg);
 	case VIRTIO4_HOST_SET_CONFIG:
 		return cd ? copy_ioctl_config(cd, (void __user *)arg) : -ENODEV;
+	case VIRTIO4_HOST_NEEDS_RESET:
+		return cd ? copy_ioctl_needs_reset(cd) : -ENODEV;
 	default:
 		return -ENOTTY;
 	}

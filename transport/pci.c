@@ -14,6 +14,7 @@
  * changes when the device has enough; otherwise one shared queue vector
  * plus the configuration vector; otherwise INTx with the ISR register.
  */
+#include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/pci.h>
@@ -56,6 +57,8 @@ struct vp_device {
 	unsigned int nvqs;
 	struct vp_queue *queues;
 	bool irqs_requested;
+	u32 storm;	/* shared interrupts in a row with nothing used */
+	struct dentry *break_file;	/* debugfs: break every queue, for tests */
 };
 
 #define to_vp(_vdev) container_of(_vdev, struct vp_device, vdev)
@@ -215,9 +218,22 @@ static irqreturn_t vp_queues_irq(int irq, void *data)
 
 	for (i = 0; i < vp->nvqs; i++)
 		if (vp->queues[i].vq &&
-		    virtio4_ring_interrupt(vp->queues[i].vq) == IRQ_HANDLED)
+		    virtio4_ring_shared_interrupt(vp->queues[i].vq) == IRQ_HANDLED)
 			ret = IRQ_HANDLED;
-	return ret;
+	if (ret == IRQ_HANDLED) {
+		vp->storm = 0;
+		return ret;
+	}
+	/* Claimed or not, as the ring does for a queue's own vector. */
+	if (vp->storm >= VIRTIO4_RING_STORM)
+		return IRQ_HANDLED;
+	if (++vp->storm < VIRTIO4_RING_STORM)
+		return IRQ_NONE;
+	for (i = 0; i < vp->nvqs; i++)
+		if (vp->queues[i].vq)
+			virtio4_ring_break(vp->queues[i].vq,
+					   "interrupt storm on the shared interrupt");
+	return IRQ_HANDLED;
 }
 
 static irqreturn_t vp_intx_irq(int irq, void *data)
@@ -233,15 +249,27 @@ static irqreturn_t vp_intx_irq(int irq, void *data)
 	return IRQ_HANDLED;
 }
 
-/* Allocate vectors for @nvqs queues; sets vp->mode and vp->nvectors. */
-static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs)
+/*
+ * Allocate vectors for @nvqs queues; sets vp->mode and vp->nvectors. With
+ * @spread, the queue vectors get managed affinity (the configuration vector,
+ * vector 0, is never spread).
+ */
+static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
+			    struct irq_affinity *spread)
 {
+	struct irq_affinity desc = { .pre_vectors = 1 };
+	unsigned int flags = PCI_IRQ_MSIX;
 	struct pci_dev *pdev = vp->pdev;
 
+	if (spread) {
+		desc.pre_vectors += spread->pre_vectors;
+		flags |= PCI_IRQ_AFFINITY;
+	}
 	vp->nvectors = nvqs + 1;
 	vp->mode = VP_IRQ_PER_QUEUE;
 	if (irq_mode == 0 &&
-	    pci_alloc_irq_vectors(pdev, nvqs + 1, nvqs + 1, PCI_IRQ_MSIX) > 0)
+	    pci_alloc_irq_vectors_affinity(pdev, nvqs + 1, nvqs + 1, flags,
+					   spread ? &desc : NULL) > 0)
 		return 0;
 	vp->nvectors = 2;
 	vp->mode = VP_IRQ_SHARED;
@@ -343,6 +371,9 @@ static void vp_del_vqs(struct virtio4_device *vdev)
 {
 	struct vp_device *vp = to_vp(vdev);
 
+	/* Waits for a write in progress; none starts after. */
+	debugfs_remove(vp->break_file);
+	vp->break_file = NULL;
 	vp_reset(vdev);
 	vp_free_irqs(vp);
 	vp_del_queues(vp);
@@ -410,10 +441,44 @@ static int vp_new_queue(struct vp_device *vp, unsigned int index,
 	return vp_activate_queue(vp, index);
 }
 
+/*
+ * debugfs virtio4/<device>/break: writing 1 breaks every queue, as if the
+ * device had lied, so that tests can watch the driver fail its I/O and
+ * remain removable. The callbacks run with interrupts off, as from the
+ * device's interrupt.
+ */
+static ssize_t vp_break_write(struct file *file, const char __user *buf,
+			      size_t len, loff_t *ppos)
+{
+	struct vp_device *vp = file->private_data;
+	unsigned int i;
+	bool yes;
+	int err;
+
+	err = kstrtobool_from_user(buf, len, &yes);
+	if (err)
+		return err;
+	if (!yes)
+		return -EINVAL;
+	local_irq_disable();
+	for (i = 0; i < vp->nvqs; i++)
+		virtio4_ring_break(vp->queues[i].vq, "broken on request (debugfs)");
+	local_irq_enable();
+	return len;
+}
+
+static const struct file_operations vp_break_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = vp_break_write,
+	.llseek = no_llseek,
+};
+
 static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
 		       struct virtio4_queue *vqs[],
 		       virtio4_callback_t *callbacks[],
-		       const char * const names[])
+		       const char * const names[],
+		       struct irq_affinity *spread)
 {
 	struct vp_device *vp = to_vp(vdev);
 	unsigned int i, avail = ioread16(&vp->common->num_queues);
@@ -428,7 +493,8 @@ static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
 	if (!vp->queues)
 		return -ENOMEM;
 	vp->nvqs = nvqs;
-	err = vp_alloc_vectors(vp, nvqs);
+	vp->storm = 0;
+	err = vp_alloc_vectors(vp, nvqs, spread);
 	if (err)
 		goto err_queues;
 	if (vp->mode != VP_IRQ_INTX) {
@@ -449,6 +515,9 @@ static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
 		goto err_vectors;
 	for (i = 0; i < nvqs; i++)
 		vqs[i] = vp->queues[i].vq;
+	if (vdev->debugfs)
+		vp->break_file = debugfs_create_file("break", 0200, vdev->debugfs, vp,
+						     &vp_break_fops);
 	return 0;
 
 err_vectors:
@@ -458,6 +527,16 @@ err_vectors:
 err_queues:
 	vp_del_queues(vp);
 	return err;
+}
+
+static const struct cpumask *vp_get_vq_affinity(struct virtio4_device *vdev,
+						unsigned int index)
+{
+	struct vp_device *vp = to_vp(vdev);
+
+	if (vp->mode != VP_IRQ_PER_QUEUE || index >= vp->nvqs)
+		return NULL;
+	return pci_irq_get_affinity(vp->pdev, index + 1);
 }
 
 static const struct virtio4_config_ops vp_config_ops = {
@@ -471,6 +550,7 @@ static const struct virtio4_config_ops vp_config_ops = {
 	.finalize_features	= vp_finalize_features,
 	.find_vqs		= vp_find_vqs,
 	.del_vqs		= vp_del_vqs,
+	.get_vq_affinity	= vp_get_vq_affinity,
 };
 
 /* Map the virtio capability of @type; returns its mapping or NULL. */

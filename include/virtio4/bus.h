@@ -12,6 +12,12 @@
 #include <linux/workqueue.h>
 #include <virtio4/virtio.h>
 
+/* Reads of a configuration field before a changing generation is given up. */
+#define VIRTIO4_CONFIG_TRIES 64
+
+struct cpumask;
+struct irq_affinity;
+
 struct virtio4_device;
 
 /* Matches any vendor in struct virtio4_device_id. */
@@ -50,7 +56,13 @@ typedef bool virtio4_callback_t(struct virtio4_queue *vq);
  *	device; may drop transport bits it cannot honour. Returns 0 or -errno.
  * @find_vqs: create @nvqs queues, calling @callbacks[i] when queue i has used
  *	buffers. Stores them in @vqs. Returns 0 or -errno (nothing created).
+ *	@spread, when not NULL, asks for the queues' interrupts to be spread
+ *	over the CPUs (managed affinity; the first @spread->pre_vectors
+ *	queues are left out); a transport without per-queue interrupts
+ *	ignores it.
  * @del_vqs: delete every queue find_vqs() created; the device is reset.
+ * @get_vq_affinity: optional; the CPUs queue @index's interrupt is bound to,
+ *	or NULL when the transport does not know (then any mapping will do).
  *
  * Every operation may sleep except @get, @set and @generation.
  */
@@ -68,8 +80,11 @@ struct virtio4_config_ops {
 	int (*find_vqs)(struct virtio4_device *vdev, unsigned int nvqs,
 			struct virtio4_queue *vqs[],
 			virtio4_callback_t *callbacks[],
-			const char * const names[]);
+			const char * const names[],
+			struct irq_affinity *spread);
 	void (*del_vqs)(struct virtio4_device *vdev);
+	const struct cpumask *(*get_vq_affinity)(struct virtio4_device *vdev,
+						 unsigned int index);
 };
 
 /**

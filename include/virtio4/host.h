@@ -42,6 +42,8 @@
  *	required by the bus.
  * @num_queues: how many queues the device has, 1..VIRTIO4_HOST_MAX_QUEUES.
  * @config_len: bytes of @config in use, up to VIRTIO4_HOST_CONFIG_SIZE.
+ * @flags: VIRTIO4_HOST_F_* bits; others must be 0.
+ * @reserved: must be 0.
  * @queue_size: for each queue, its size in buffer elements (1..32768):
  *	the most elements the driver may have outstanding on it.
  * @config: the device configuration space (struct virtio_blk_config...),
@@ -53,9 +55,18 @@ struct virtio4_host_create {
 	__u64 features;
 	__u32 num_queues;
 	__u32 config_len;
+	__u32 flags;
+	__u32 reserved;
 	__u16 queue_size[VIRTIO4_HOST_MAX_QUEUES];
 	__u8 config[VIRTIO4_HOST_CONFIG_SIZE];
 };
+
+/*
+ * The device refuses FEATURES_OK: the driver's FEATURES_OK never shows in the
+ * status it reads back. For testing drivers against a broken device.
+ */
+#define VIRTIO4_HOST_F_REFUSE_FEATURES	0x1U
+#define VIRTIO4_HOST_F_ALL		VIRTIO4_HOST_F_REFUSE_FEATURES
 
 /**
  * struct virtio4_host_config - new configuration space contents
@@ -75,6 +86,11 @@ struct virtio4_host_config {
 #define VIRTIO4_HOST_IOC_MAGIC	0xE4
 #define VIRTIO4_HOST_CREATE	_IOW(VIRTIO4_HOST_IOC_MAGIC, 1, struct virtio4_host_create)
 #define VIRTIO4_HOST_SET_CONFIG	_IOW(VIRTIO4_HOST_IOC_MAGIC, 2, struct virtio4_host_config)
+/*
+ * The device sets DEVICE_NEEDS_RESET in its status and raises a configuration
+ * change: it has stopped and drops what it holds; the driver must reset it.
+ */
+#define VIRTIO4_HOST_NEEDS_RESET	_IO(VIRTIO4_HOST_IOC_MAGIC, 3)
 
 /* Record types of struct virtio4_host_msg. */
 #define VIRTIO4_HOST_MSG_BUF	1	/* a buffer the driver made available */

@@ -18,6 +18,12 @@
  *
  * Return: false if the device is gone; the ring then marks itself broken.
  */
+/*
+ * Interrupts in a row with nothing used after which a queue with a vector
+ * of its own is broken (Linux disables a line after 99,900 of 100,000).
+ */
+#define VIRTIO4_RING_STORM 10000
+
 typedef bool virtio4_notify_t(struct virtio4_queue *vq, void *data);
 
 /**
@@ -42,7 +48,8 @@ void virtio4_ring_del(struct virtio4_queue *vq);
 void virtio4_ring_layout(struct virtio4_queue *vq,
 			 struct virtio4_ring_layout *layout);
 irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq);
-void virtio4_ring_break(struct virtio4_queue *vq);
+irqreturn_t virtio4_ring_shared_interrupt(struct virtio4_queue *vq);
+void virtio4_ring_break(struct virtio4_queue *vq, const char *why);
 bool virtio4_ring_is_broken(struct virtio4_queue *vq);
 
 #endif /* _VIRTIO4_RING_H */

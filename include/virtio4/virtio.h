@@ -70,8 +70,14 @@ struct virtio4_queue_ops {
  * @num_free: how many of @num are free now; read it under the driver's lock.
  * @kicks: how many times sync() notified the device.
  * @interrupts: how many interrupts found used buffers.
+ * @broken: set, once and for good, when the device broke the protocol on
+ *	this queue (or went away); the implementation logs why. Drivers look
+ *	at it when get_buf() returns NULL and after sync(); a break found
+ *	anywhere else (an interrupt storm) runs the queue's callback once
+ *	more. The driver then fails what it has outstanding: those buffers
+ *	will never be used.
  *
- * @index, @num, @num_free, @kicks and @interrupts are this project's
+ * @index, @num, @num_free, @kicks, @interrupts and @broken are this project's
  * additions to draft IV, kept by the implementation and only read by
  * drivers: a block driver sizes its queue depth from @num, a network driver
  * stops its transmit queue before @num_free runs out and reports the counts.
@@ -85,6 +91,7 @@ struct virtio4_queue {
 	unsigned int num_free;
 	u64 kicks;
 	u64 interrupts;
+	bool broken;
 };
 
 #endif /* _VIRTIO4_VIRTIO_H */

@@ -13,14 +13,10 @@ fi
 modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
 truncate -s 256M /tmp/disk.img
 serve_blk /tmp/disk.img
-fio --name=killed --filename=/dev/v4blk0 --rw=randrw --bs=4k --ioengine=libaio --iodepth=32 \
-	--direct=1 --time_based --runtime=120 --verify=crc32c --output=/tmp/fio.log &
-fio=$!
-sleep 5
-kill -0 $fio || fail "fio ended before the device host was killed: $(cat /tmp/fio.log)"
+fio_start /dev/v4blk0
 kill -9 "$HOST_PID"
 killed=$(date +%s)
-if wait $fio; then
+if wait $FIO_PID; then
 	fail "fio succeeded although its device host was killed"
 fi
 took=$(($(date +%s) - killed))

@@ -7,38 +7,7 @@
 . /tests/lib.sh
 
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
-virtio4-host net-pair &
-# our_interfaces: the interfaces virtio4_net drives, one per line.
-our_interfaces() {
-	local d
-	for d in /sys/class/net/*; do
-		if [ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio4_net ]; then
-			basename "$d"
-		fi
-	done
-}
-
-for _ in $(seq 100); do
-	[ "$(our_interfaces | wc -l)" = 2 ] && break
-	sleep 0.1
-done
-ifs=$(our_interfaces)
-expect_eq "interfaces of virtio4_net" 2 "$(echo "$ifs" | wc -l)"
-set -- $ifs
-
-# iproute2 (busybox sh would run its own ip applet for a plain "ip").
-IP=/usr/sbin/ip
-mkdir -p /run/netns
-i=1
-for dev in "$@"; do
-	$IP netns add ns$i || fail "ip netns add ns$i"
-	$IP link set "$dev" netns ns$i || fail "moving $dev to ns$i"
-	$IP -n ns$i link set lo up
-	$IP -n ns$i addr add 169.254.20.$i/16 dev "$dev" || fail "address on $dev"
-	$IP -n ns$i link set "$dev" up || fail "$dev up"
-	echo "ok: $dev is 169.254.20.$i in ns$i"
-	i=$((i + 1))
-done
+serve_net_pair
 
 for _ in $(seq 30); do
 	$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break

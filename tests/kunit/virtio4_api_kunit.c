@@ -152,7 +152,7 @@ static int copy_init(struct kunit *test, struct api *a)
 	a->copy_vdev = virtio4_copy_test_create(&c);
 	if (IS_ERR(a->copy_vdev))
 		return PTR_ERR(a->copy_vdev);
-	err = a->copy_vdev->config->find_vqs(a->copy_vdev, 1, vqs, cbs, names);
+	err = a->copy_vdev->config->find_vqs(a->copy_vdev, 1, vqs, cbs, names, NULL);
 	if (err) {
 		virtio4_copy_test_destroy(a->copy_vdev);
 		return err;

@@ -243,7 +243,12 @@ static void indirect_when_direct_does_not_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
 }
 
-/* After the device lies, nothing is completed and add_buf fails with -EIO. */
+/*
+ * After the device lies, nothing is completed, add_buf fails with -EIO,
+ * restart does not ask the driver to poll again (a broken queue has nothing
+ * to collect, whatever its indices say), and the driver gets every
+ * outstanding buffer back from detach_unused to fail it.
+ */
 static void expect_broken(struct kunit *test)
 {
 	struct rt *rt = test->priv;
@@ -251,7 +256,12 @@ static void expect_broken(struct kunit *test)
 
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
 	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
+	KUNIT_EXPECT_TRUE(test, rt->vq->broken);
 	KUNIT_EXPECT_EQ(test, rt_add(rt, 50, 8, 8), -EIO);
+	KUNIT_EXPECT_TRUE(test, rt->vq->ops->restart(rt->vq));
+	while (rt->vq->ops->detach_unused(rt->vq))
+		;
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM);
 }
 
 static void used_id_out_of_range_breaks(struct kunit *test)
@@ -316,6 +326,73 @@ static void used_index_backwards_breaks(struct kunit *test)
 	expect_broken(test);
 }
 
+/* Empty interrupts on the queue's own vector: a storm breaks the queue, once. */
+static void interrupt_storm_breaks_queue(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int i, none = 0;
+
+	for (i = 1; i < VIRTIO4_RING_STORM; i++)
+		none += virtio4_ring_interrupt(rt->vq) == IRQ_NONE;
+	KUNIT_EXPECT_EQ(test, none, VIRTIO4_RING_STORM - 1);
+	KUNIT_EXPECT_FALSE(test, rt->vq->broken);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_HANDLED);
+	KUNIT_EXPECT_TRUE(test, rt->vq->broken);
+	/* The driver's callback ran once to hear of it; then the storm is claimed. */
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 1U);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 1U);
+	expect_broken(test);
+}
+
+/* A used buffer ends a run of empty interrupts; a shared vector never storms. */
+static void used_buffer_or_shared_vector_is_no_storm(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int i, len;
+
+	for (i = 1; i < VIRTIO4_RING_STORM; i++)
+		virtio4_ring_interrupt(rt->vq);
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	dev_push(rt, dev_pop(rt), 8);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_HANDLED);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)1UL);
+	for (i = 1; i < VIRTIO4_RING_STORM; i++)
+		virtio4_ring_interrupt(rt->vq);
+	for (i = 0; i < 2 * VIRTIO4_RING_STORM; i++)
+		virtio4_ring_shared_interrupt(rt->vq);
+	KUNIT_EXPECT_FALSE(test, rt->vq->broken);
+}
+
+/* A transport breaks a queue: one callback tells the driver, even twice broken. */
+static void transport_break_tells_driver_once(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	virtio4_ring_break(rt->vq, "kunit: the device went away");
+	virtio4_ring_break(rt->vq, "kunit: and again");
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 1U);
+	expect_broken(test);
+}
+
+/* Queue sizes a device may offer that no split ring can have. */
+static void bad_queue_sizes_refused(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 0, 3, 100, 65535, 65536 };
+	struct rt *rt = test->priv;
+	struct virtio4_queue *vq;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 1, sizes[i], rt_notify,
+				      rt, rt_callback, "kunit-bad");
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR_OR_ZERO(vq), -EINVAL, "size %u", sizes[i]);
+		if (!IS_ERR(vq))
+			virtio4_ring_del(vq);
+	}
+}
+
 static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(device_sees_out_then_in),
 	KUNIT_CASE(completion_after_detach_breaks_queue),
@@ -329,6 +406,10 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(used_length_too_long_breaks),
 	KUNIT_CASE(used_index_jump_breaks),
 	KUNIT_CASE(used_index_backwards_breaks),
+	KUNIT_CASE(interrupt_storm_breaks_queue),
+	KUNIT_CASE(used_buffer_or_shared_vector_is_no_storm),
+	KUNIT_CASE(transport_break_tells_driver_once),
+	KUNIT_CASE(bad_queue_sizes_refused),
 	{}
 };
 

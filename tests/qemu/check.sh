@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: set-up, build (both kernels), lint, every guest test on the kernels it names,
-# the KUnit cases it prints, and the harness self-test. Ends with "N passed, N failed".
+# make check: set-up, build (both kernels), lint, the fuzzers' corpus replay, every guest test
+# on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
+# "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test); K=stock|debug
 # restricts the kernels.
 set -uo pipefail
@@ -38,6 +39,8 @@ for k in "${kernels[@]}"; do
 done
 
 [ -z "$T" ] && "$top/tests/qemu/lint.sh" | record
+# The fuzzers' corpus and crash reproducers, replayed (T=fuzz-replay for this alone).
+[ -z "$T" ] || [ "$T" = fuzz-replay ] && "$top/tests/fuzz/replay.sh" | record
 
 # kernels_of TEST: the kernels a test runs on (default: debug), limited to those built.
 kernels_of() {

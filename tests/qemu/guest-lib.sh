@@ -286,3 +286,122 @@ net_e2e() {
 	iperf3_runs
 	peer_barrier "$PEER"
 }
+
+# kmemleak_start: forget what boot left behind, so that only this test's leaks count (debug
+# kernel; nothing to do where kmemleak is absent).
+KMEMLEAK=/sys/kernel/debug/kmemleak
+kmemleak_start() {
+	[ -e $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK && echo clear >$KMEMLEAK || fail "kmemleak"
+}
+
+# kmemleak_check: fail if kmemleak finds anything allocated since kmemleak_start.
+kmemleak_check() {
+	local leaks
+	[ -e $KMEMLEAK ] || return 0
+	echo scan >$KMEMLEAK
+	echo scan >$KMEMLEAK
+	leaks=$(cat $KMEMLEAK)
+	[ -z "$leaks" ] || { echo "$leaks" | head -n 30; fail "kmemleak found leaks"; }
+	echo "ok: kmemleak found nothing"
+}
+
+# expect_log WHAT PATTERN: the kernel logged a line matching PATTERN (grep -E) since the last
+# dmesg -c.
+expect_log() {
+	local line
+	line=$(dmesg | grep -E -m 1 "$2") || fail "$1: no log line matching '$2'"
+	echo "ok: $1: $line"
+}
+
+# stop_host [LEFT]: kill the device host (HOST_PID); its devices must leave the bus, where
+# LEFT devices (default 0, others than the host's) remain.
+stop_host() {
+	local left=${1:-0}
+	kill "$HOST_PID" 2>/dev/null || true	# it may have gone already
+	wait "$HOST_PID" 2>/dev/null || true
+	for _ in $(seq 100); do
+		[ "$(ls /sys/bus/virtio4/devices | wc -l)" = "$left" ] && break
+		sleep 0.1
+	done
+	expect_eq "devices left on the virtio4 bus" "$left" "$(ls /sys/bus/virtio4/devices | wc -l)"
+}
+
+# hostile_blk MODE LOG_PATTERN: a device host that misbehaves (--misbehave MODE:64, after 64
+# good completions, so the probe's reads succeed) under a 2 s request timeout: 16 MiB of direct
+# writes must fail within 5 s, the kernel must say why (LOG_PATTERN), the disk must go away with
+# its host and the modules unload, and kmemleak must find nothing. Prints the seconds taken.
+hostile_blk() {
+	local mode=$1 pattern=$2 start took
+	kmemleak_start
+	modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
+	truncate -s 64M /tmp/disk.img
+	dmesg -c >/dev/null
+	serve_blk /tmp/disk.img --misbehave "$mode:64"
+	echo 2000 >/sys/block/v4blk0/queue/io_timeout || fail "setting io_timeout"
+	start=$(date +%s)
+	if dd if=/dev/urandom of=/dev/v4blk0 bs=64k count=256 oflag=direct 2>/tmp/dd.err; then
+		fail "16 MiB written through a device host that misbehaves ($mode)"
+	fi
+	took=$(($(date +%s) - start))
+	echo "ok: the writes failed after $took s: $(tail -n 1 /tmp/dd.err)"
+	[ "$took" -le 5 ] || fail "the I/O took $took s to fail"
+	expect_log "the kernel's reason" "$pattern"
+	dd if=/dev/v4blk0 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &&
+		fail "a read succeeded on a disk given up"
+	echo "ok: later I/O fails at once"
+	stop_host
+	[ ! -e /dev/v4blk0 ] || fail "/dev/v4blk0 is still there"
+	rmmod virtio4_blk && rmmod virtio4_copy || fail "unloading virtio4_blk, virtio4_copy"
+	kmemleak_check
+}
+
+# our_interfaces: the interfaces virtio4_net drives, one per line.
+our_interfaces() {
+	local d
+	for d in /sys/class/net/*; do
+		if [ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio4_net ]; then
+			basename "$d"
+		fi
+	done
+}
+
+# iproute2's ip (busybox sh would run its own applet for a plain "ip").
+IP=/usr/sbin/ip
+
+# serve_net_pair [OPTIONS]: a device host joining two of our NICs back to back (virtio4-host
+# net-pair OPTIONS), each moved into its own network namespace: nsN holds NIC_N with address
+# 169.254.20.N/16 (N = 1, 2). Sets HOST_PID, NIC_1 and NIC_2.
+serve_net_pair() {
+	local ifs i=1 dev
+	virtio4-host net-pair "$@" &
+	HOST_PID=$!
+	for _ in $(seq 100); do
+		[ "$(our_interfaces | wc -l)" = 2 ] && break
+		sleep 0.1
+	done
+	ifs=$(our_interfaces)
+	expect_eq "interfaces of virtio4_net" 2 "$(echo "$ifs" | wc -l)"
+	mkdir -p /run/netns
+	for dev in $ifs; do
+		$IP netns add ns$i || fail "ip netns add ns$i"
+		$IP link set "$dev" netns ns$i || fail "moving $dev to ns$i"
+		$IP -n ns$i link set lo up
+		$IP -n ns$i addr add 169.254.20.$i/16 dev "$dev" || fail "address on $dev"
+		$IP -n ns$i link set "$dev" up || fail "$dev up"
+		echo "ok: $dev is 169.254.20.$i in ns$i"
+		eval NIC_$i="$dev"
+		i=$((i + 1))
+	done
+}
+
+# fio_start DISK: random reads and writes with crc32c verification on DISK for up to 120 s,
+# in the background (FIO_PID; its report in /tmp/fio.log); fails if fio ends within 5 s.
+fio_start() {
+	fio --name=background --filename="$1" --rw=randrw --bs=4k --ioengine=libaio --iodepth=32 \
+		--direct=1 --time_based --runtime=120 --verify=crc32c --eta=never \
+		--output=/tmp/fio.log >/dev/null 2>&1 &
+	FIO_PID=$!
+	sleep 5
+	kill -0 $FIO_PID || fail "fio ended within 5 s: $(cat /tmp/fio.log)"
+}

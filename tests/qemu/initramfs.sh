@@ -25,11 +25,12 @@ debug)
 *) echo "usage: initramfs.sh stock|debug" >&2; exit 2 ;;
 esac
 
-# The device host of the copying transport is built here, for the guest.
+# The device host of the copying transport and the tests' garbage generator are built here,
+# for the guest.
 make -s -C "$top/tools" O="$build/tools"
 host_tool=$build/tools/virtio4-host
 
-tools=("$host_tool" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
+tools=("$host_tool" "$build/tools/virtio4-bad-input" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -67,7 +68,7 @@ install -m 755 "$top/tests/qemu/init" "$staging/init"
 cp /bin/busybox "$staging/bin/busybox"
 cp /bin/kmod "$staging/sbin/kmod"
 for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
-cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$host_tool" "$staging/usr/bin/"
+cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$host_tool" "$build/tools/virtio4-bad-input" "$staging/usr/bin/"
 # iproute2's ip (network namespaces) goes before busybox's applet in PATH.
 cp /bin/ip "$staging/usr/sbin/ip"
 cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /sbin/ethtool "$staging/usr/sbin/"

@@ -25,14 +25,25 @@ result() {
 	fi
 }
 
-kernel_sources=$(echo "$sources" | grep -v '^tools/')
-tool_sources=$(echo "$sources" | grep '^tools/')
-{
-	"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types -f $kernel_sources
-	# Userspace tools: kernel style, without the kernel's own macros (BIT, __printf).
-	"$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types \
-		--ignore BIT_MACRO,PREFER_DEFINED_ATTRIBUTE_MACRO -f $tool_sources
-} >"$build/lint/checkpatch.log" 2>&1
+# Userspace: the tools, the guest tests' helper, the fuzzers and the userspace builds of
+# our ring with their stubs (which mimic kernel macros).
+userspace='^(tools|tests/tools|tests/fuzz|tests/stubs|tests/bench/ring)/'
+kernel_sources=$(echo "$sources" | grep -v -E "$userspace|^tests/kunit/")
+kunit_sources=$(echo "$sources" | grep '^tests/kunit/')
+tool_sources=$(echo "$sources" | grep -E "$userspace")
+checkpatch=("$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
+(
+	status=0
+	"${checkpatch[@]}" -f $kernel_sources || status=1
+	# KUnit: one list of cases for two suites is a macro that is no expression.
+	"${checkpatch[@]}" --ignore COMPLEX_MACRO -f $kunit_sources || status=1
+	# Userspace: kernel style, without the kernel's own macros (BIT, __printf), with
+	# libFuzzer's entry point, and stubs that redefine kernel macros.
+	"${checkpatch[@]}" --ignore BIT_MACRO,PREFER_DEFINED_ATTRIBUTE_MACRO,CAMELCASE,VOLATILE \
+		--ignore MACRO_ARG_REUSE,SINGLE_STATEMENT_DO_WHILE_MACRO,SIZEOF_ADDRESS,NEW_TYPEDEFS \
+		-f $tool_sources || status=1
+	exit $status
+) >"$build/lint/checkpatch.log" 2>&1
 result checkpatch "$build/lint/checkpatch.log" $?
 
 "$kdir/scripts/kernel-doc" -v -none $headers >"$build/lint/kernel-doc.log" 2>&1

@@ -4,7 +4,7 @@
 # Usage: run.sh KIND TEST.sh      (KIND: stock or debug; INTERACTIVE=1 gives a shell)
 #
 # A test file declares what it needs in comment lines:
-#   # timeout: 90            seconds for the whole run (default 90)
+#   # timeout: 90            seconds for the whole run (default 90; VIRTIO4_TIMEOUT= overrides)
 #   # guests: 2              two guests joined by a wire: netdev "wire" (-netdev socket on 127.0.0.1)
 #   # boots: 2               boot one guest again on the same $WORK ($BOOT in the guest: 0, 1)
 #   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
@@ -48,7 +48,7 @@ directive() {
 }
 
 timeout_s=$(directive timeout | tail -n 1)
-timeout_s=${timeout_s:-90}
+timeout_s=${VIRTIO4_TIMEOUT:-${timeout_s:-90}}
 guests=$(directive guests | tail -n 1)
 guests=${guests:-1}
 boots=$(directive boots | tail -n 1)

@@ -11,6 +11,7 @@ packages=(
 	busybox-static fio iperf3 e2fsprogs ethtool	# tools inside the guests
 	sparse python3 iproute2	# lint; free ports and listening sockets for the runner; ip in the guests
 	gnuplot-nox valgrind	# make bench: the chart, the ring's instruction counts
+	clang libclang-rt-14-dev	# make fuzz and the corpus replay in make check (libFuzzer, ASan, UBSan)
 )
 
 missing=()

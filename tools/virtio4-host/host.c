@@ -48,6 +48,9 @@ int parse_misbehave(struct vdev *d, const char *arg)
 		[MB_NONE] = "none", [MB_WRONG_TOKEN] = "wrong-token",
 		[MB_DUPLICATE] = "duplicate", [MB_OVERSTATE] = "overstate",
 		[MB_NEVER] = "never-complete", [MB_EXIT] = "exit",
+		[MB_BAD_STATUS] = "bad-status", [MB_SHORT] = "short",
+		[MB_NEEDS_RESET] = "needs-reset",
+		[MB_REFUSE_FEATURES] = "refuse-features",
 	};
 	const char *colon = strchr(arg, ':');
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);
@@ -63,8 +66,12 @@ int parse_misbehave(struct vdev *d, const char *arg)
 	return -1;
 }
 
-void host_create(struct vdev *d, const struct virtio4_host_create *c)
+void host_create(struct vdev *d, const struct virtio4_host_create *create)
 {
+	struct virtio4_host_create c = *create;
+
+	if (d->misbehave == MB_REFUSE_FEATURES)
+		c.flags |= VIRTIO4_HOST_F_REFUSE_FEATURES;
 	d->fd = open("/dev/virtio4-host", O_RDWR | O_CLOEXEC);
 	if (d->fd < 0)
 		die("open /dev/virtio4-host: %s (is virtio4_copy loaded?)", strerror(errno));
@@ -72,7 +79,7 @@ void host_create(struct vdev *d, const struct virtio4_host_create *c)
 	d->wbuf = malloc(HOST_WBUF_SIZE);
 	if (!d->rbuf || !d->wbuf)
 		die("out of memory");
-	if (ioctl(d->fd, VIRTIO4_HOST_CREATE, c))
+	if (ioctl(d->fd, VIRTIO4_HOST_CREATE, &c))
 		die("%s: VIRTIO4_HOST_CREATE: %s", d->name, strerror(errno));
 }
 
@@ -180,6 +187,14 @@ static void host_misbehave(struct vdev *d, struct virtio4_host_done *c)
 	case MB_EXIT:
 		note("%s: exiting with buffers outstanding, as asked", d->name);
 		exit(0);
+	case MB_BAD_STATUS:
+		if (c->len)
+			((unsigned char *)(c + 1))[c->len - 1] = 0x77;
+		break;
+	case MB_SHORT:
+		if (c->len > 2)
+			c->len = 2;
+		break;
 	default:
 		break;
 	}
@@ -193,6 +208,14 @@ void host_commit(struct vdev *d)
 	if (d->misbehave != MB_NONE && d->completions >= d->after) {
 		if (d->misbehave == MB_NEVER)
 			return;		/* the completion is never written */
+		if (d->misbehave == MB_NEEDS_RESET) {
+			if (!d->stopped && ioctl(d->fd, VIRTIO4_HOST_NEEDS_RESET))
+				die("%s: VIRTIO4_HOST_NEEDS_RESET: %s", d->name, strerror(errno));
+			if (!d->stopped)
+				note("%s: stopped, device needs a reset", d->name);
+			d->stopped = true;
+			return;
+		}
 		host_misbehave(d, c);
 		size = sizeof(*c) + VIRTIO4_HOST_ALIGN(c->len);
 	}

@@ -21,6 +21,10 @@ enum misbehave {
 	MB_OVERSTATE,	/* claim more bytes than the buffer has room for */
 	MB_NEVER,	/* stop completing */
 	MB_EXIT,	/* exit with buffers outstanding */
+	MB_BAD_STATUS,	/* garbage in the last byte written (a block status) */
+	MB_SHORT,	/* claim 2 bytes written: shorter than any header */
+	MB_NEEDS_RESET,	/* set DEVICE_NEEDS_RESET and stop completing */
+	MB_REFUSE_FEATURES, /* never accept FEATURES_OK */
 };
 
 struct vdev {
@@ -36,6 +40,7 @@ struct vdev {
 	unsigned long after;	/* misbehave after this many good completions */
 	unsigned long completions;
 	unsigned long rejected;	/* completions the kernel refused */
+	bool stopped;		/* MB_NEEDS_RESET happened */
 };
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

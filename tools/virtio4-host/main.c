@@ -4,11 +4,12 @@
  * through the copying transport (/dev/virtio4-host, module virtio4_copy).
  *
  *   virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]] FILE
- *   virtio4-host net-pair [--mtu N]
- *   virtio4-host net-tap [--mtu N] TAPNAME
+ *   virtio4-host net-pair [--mtu N] [--misbehave MODE[:N]]
+ *   virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] TAPNAME
  *
  * Misbehaviours (after N good completions, default 0), for hardening tests:
- * wrong-token, duplicate, overstate, never-complete, exit.
+ * wrong-token, duplicate, overstate, never-complete, exit, bad-status,
+ * short, needs-reset, refuse-features. In the net modes, net0 misbehaves.
  */
 #include <stdio.h>
 #include <string.h>

@@ -234,8 +234,9 @@ static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
 
 static void net_usage(void)
 {
-	fputs("usage: virtio4-host net-pair [--mtu N] [-v]\n"
-	      "       virtio4-host net-tap [--mtu N] [-v] TAPNAME\n", stderr);
+	fputs("usage: virtio4-host net-pair [--mtu N] [--misbehave MODE[:N]] [-v]\n"
+	      "       virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] [-v] TAPNAME\n"
+	      "(the first device, net0, misbehaves)\n", stderr);
 	exit(2);
 }
 
@@ -243,6 +244,7 @@ int net_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "mtu", required_argument, NULL, 'M' },
+		{ "misbehave", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ }
 	};
@@ -251,9 +253,11 @@ int net_main(int argc, char **argv)
 	unsigned int mtu = 1500;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "M:v", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "M:m:v", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
+		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
+			continue;
 		else if (o == 'v')
 			verbose = 1;
 		else

@@ -1,3 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace stub for the ring cost benchmark: see debugfs.h. */
-#include <linux/debugfs.h>

@@ -1,6 +1,0 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* Userspace stub for the ring cost benchmark. */
-#ifndef _STUB_WORKQUEUE_H
-#define _STUB_WORKQUEUE_H
-struct work_struct { void *func; };
-#endif

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# Surprise removal of a disk: QMP device_del of our disk while fio verifies on it. The I/O fails
+# (or finishes) and fio ends within 10 s of the removal request (PCI hot-unplug under TCG takes
+# a few seconds itself), the disk goes away, nothing crashes; a disk added afterwards with
+# device_add works, and kmemleak finds nothing.
+# kernels: debug stock
+# timeout: 240
+# setup: truncate -s 256M disk.img && truncate -s 64M disk2.img
+# qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,id=disk0
+# qemu: -drive file=$WORK/disk2.img,if=none,id=d1,format=raw
+# host: ../qemu/wait-console.sh 0 remove 120 && ../qemu/qmp.py "$QMP0" device_del '{"id": "disk0"}' && ../qemu/wait-console.sh 0 add 120 && ../qemu/qmp.py "$QMP0" device_add '{"driver": "virtio-blk-pci", "drive": "d1", "id": "disk1"}'
+. /tests/lib.sh
+
+kmemleak_start
+load_virtio4_blk
+fio_start /dev/v4blk0
+host_step remove
+asked=$(date +%s)
+wait $FIO_PID && echo "fio finished cleanly" || echo "fio failed, as expected: $(grep -m 1 -i error /tmp/fio.log)"
+took=$(($(date +%s) - asked))
+echo "ok: fio ended $took s after the removal request"
+[ "$took" -le 10 ] || fail "fio took $took s to end"
+for _ in $(seq 100); do
+	[ -e /dev/v4blk0 ] || break
+	sleep 0.1
+done
+[ ! -e /dev/v4blk0 ] || fail "/dev/v4blk0 is still there"
+expect_eq "devices left on the virtio4 bus" 0 "$(ls /sys/bus/virtio4/devices | wc -l)"
+
+host_step add
+wait_for /dev/v4blk0 300
+head -c 1048576 /dev/urandom >/tmp/p
+dd if=/tmp/p of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "writing the new disk"
+dd if=/dev/v4blk0 of=/tmp/b bs=64k count=16 iflag=direct 2>/dev/null || fail "reading the new disk"
+cmp /tmp/p /tmp/b || fail "1 MiB did not round-trip on the new disk"
+echo "ok: the disk added afterwards works"
+rmmod virtio4_blk && rmmod virtio4_pci || fail "unloading"
+kmemleak_check

@@ -1,0 +1,2 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Userspace stub for our ring.c (tests/bench/ring, tests/fuzz): nothing needed. */

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Included first into our ring.c when it is built in userspace (the ring
+ * cost benchmark, tests/bench/ring; the fuzzers, tests/fuzz), on top of the
+ * kernel's tools/virtio stubs: what those stubs lack.
+ */
+#ifndef _STUB_PRELUDE_H
+#define _STUB_PRELUDE_H
+#include <stdarg.h>
+#include <string.h>
+#include <linux/kernel.h>
+#include <linux/spinlock.h>
+#include <linux/irqreturn.h>
+#include <linux/err.h>
+#include <linux/compiler.h>
+
+/*
+ * The 6.1 tools/virtio stub stores through typeof(val): WRITE_ONCE(a_bool,
+ * true) writes an int, over the next fields (found by tests/fuzz). Store
+ * through the variable's own type, as the kernel does.
+ */
+#undef WRITE_ONCE
+#define WRITE_ONCE(var, val) (*((volatile typeof(var) *)(&(var))) = (val))
+
+#define module_param(name, type, perm)
+#define MODULE_PARM_DESC(name, desc)
+#define MODULE_DESCRIPTION(desc)
+#define U32_MAX ((u32)~0U)
+#define SMP_CACHE_BYTES 64
+#define ALIGN(x, a) (((x) + (a) - 1) & ~((typeof(x))(a) - 1))
+#define kcalloc(n, s, gfp) kzalloc((n) * (s), gfp)
+#define strscpy(d, s, n) snprintf(d, n, "%s", s)
+#define is_power_of_2(n) ((n) != 0 && ((n) & ((n) - 1)) == 0)
+#define cpu_to_le16(x) ((__le16)(u16)(x))
+#define cpu_to_le32(x) ((__le32)(u32)(x))
+#define cpu_to_le64(x) ((__le64)(u64)(x))
+#define le16_to_cpu(x) ((u16)(x))
+#define le32_to_cpu(x) ((u32)(x))
+#define le64_to_cpu(x) ((u64)(x))
+
+struct va_format {
+	const char *fmt;
+	va_list *va;
+};
+
+struct device_driver { const char *name; };
+#endif

@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * virtio4-bad-input: garbage from userspace, for tests/guest/bad-input-userspace.sh.
+ *
+ *   virtio4-bad-input blk DEVICE   block ioctls with bad arguments, I/O at and past the end
+ *   virtio4-bad-input host         malformed use of /dev/virtio4-host
+ *
+ * Each call must fail with the expected errno (or, where the kernel may take it, succeed);
+ * "ok: ..." per check, "FAIL: ..." and exit status 1 at the first surprise. Whether the
+ * kernel survived is for the test runner to see (Oops, KASAN, ...).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/blkpg.h>
+#include <linux/hdreg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <virtio4/host.h>
+
+static void fail(const char *what, long ret)
+{
+	printf("FAIL: %s: returned %ld, errno %d (%s)\n", what, ret, errno, strerror(errno));
+	exit(1);
+}
+
+/* @ret must be -1 with errno one of @e1, @e2 (0: no second choice). */
+static void expect_err(const char *what, long ret, int e1, int e2)
+{
+	if (ret != -1 || (errno != e1 && (!e2 || errno != e2)))
+		fail(what, ret);
+	printf("ok: %s: %s\n", what, strerror(errno));
+}
+
+static void expect_ret(const char *what, long ret, long want)
+{
+	if (ret != want)
+		fail(what, ret);
+	printf("ok: %s: %ld\n", what, ret);
+}
+
+static void blk_ioctls(int fd, uint64_t size)
+{
+	uint64_t range[2];
+	int bsz = 3;
+
+	expect_err("BLKGETSIZE64 to NULL", ioctl(fd, BLKGETSIZE64, NULL), EFAULT, 0);
+	expect_err("BLKGETSIZE64 to an unmapped address", ioctl(fd, BLKGETSIZE64, (void *)8),
+		   EFAULT, 0);
+	expect_err("HDIO_GETGEO to NULL", ioctl(fd, HDIO_GETGEO, NULL), EFAULT, EINVAL);
+	expect_err("BLKBSZSET of 3 bytes", ioctl(fd, BLKBSZSET, &bsz), EINVAL, 0);
+	range[0] = size;
+	range[1] = 4096;
+	expect_err("BLKDISCARD past the end", ioctl(fd, BLKDISCARD, range), EINVAL, 0);
+	range[0] = 0;
+	range[1] = UINT64_MAX - 4095;
+	expect_err("BLKDISCARD of 2^64 bytes", ioctl(fd, BLKDISCARD, range), EINVAL, 0);
+	range[0] = 1;
+	range[1] = 4096;
+	expect_err("BLKDISCARD misaligned", ioctl(fd, BLKDISCARD, range), EINVAL, 0);
+	range[0] = size - 512;
+	range[1] = 4096;
+	expect_err("BLKZEROOUT across the end", ioctl(fd, BLKZEROOUT, range), EINVAL, 0);
+	expect_err("BLKZEROOUT from NULL", ioctl(fd, BLKZEROOUT, NULL), EFAULT, 0);
+	expect_err("BLKSECDISCARD (not offered)", ioctl(fd, BLKSECDISCARD, range),
+		   EOPNOTSUPP, EINVAL);
+	expect_err("an unknown block ioctl", ioctl(fd, _IO(0x12, 0xfe), 0), ENOTTY, EINVAL);
+	expect_err("BLKPG from NULL", ioctl(fd, BLKPG, NULL), EFAULT, EINVAL);
+}
+
+static void blk_io(int fd, uint64_t size, char *buf)
+{
+	expect_ret("read at the end", pread(fd, buf, 4096, size), 0);
+	expect_ret("read across the end", pread(fd, buf, 4096, size - 512), 512);
+	expect_err("write at the end", pwrite(fd, buf, 4096, size), ENOSPC, 0);
+	expect_ret("read at 2^62", pread(fd, buf, 4096, 1LL << 62), 0);
+	expect_err("direct read at a misaligned offset", pread(fd, buf, 4096, 1), EINVAL, 0);
+	expect_err("direct read of a misaligned length", pread(fd, buf, 100, 0), EINVAL, 0);
+	expect_err("direct read into an unmapped buffer", pread(fd, (void *)4096, 4096, 0),
+		   EFAULT, 0);
+}
+
+static int blk_main(const char *dev)
+{
+	uint64_t size;
+	char *buf, *back;
+	int fd = open(dev, O_RDWR | O_DIRECT);
+
+	if (fd < 0 || ioctl(fd, BLKGETSIZE64, &size) || size < 8192)
+		fail(dev, fd);
+	if (posix_memalign((void **)&buf, 4096, 4096) || posix_memalign((void **)&back, 4096, 4096))
+		fail("memory", 0);
+	blk_ioctls(fd, size);
+	blk_io(fd, size, buf);
+	/* After all that, the disk still works. */
+	memset(buf, 0x5a, 4096);
+	expect_ret("write of the last 4 KiB", pwrite(fd, buf, 4096, size - 4096), 4096);
+	expect_ret("read back", pread(fd, back, 4096, size - 4096), 4096);
+	if (memcmp(buf, back, 4096))
+		fail("the last 4 KiB did not round-trip", 0);
+	printf("ok: the disk still round-trips\n");
+	return 0;
+}
+
+/* Create requests that must be refused, each one field wrong. */
+static void host_bad_creates(int fd)
+{
+	struct virtio4_host_create good = {
+		.device_id = 0x7777, .num_queues = 1, .queue_size = { 4 }, .config_len = 8,
+	}, c;
+
+	expect_err("CREATE from NULL", ioctl(fd, VIRTIO4_HOST_CREATE, NULL), EFAULT, 0);
+	c = good;
+	c.device_id = 0;
+	expect_err("CREATE of device id 0", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.num_queues = 0;
+	expect_err("CREATE with no queue", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.num_queues = VIRTIO4_HOST_MAX_QUEUES + 1;
+	expect_err("CREATE with 17 queues", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.queue_size[0] = 0;
+	expect_err("CREATE with a queue of size 0", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.queue_size[0] = VIRTIO4_HOST_MAX_QUEUE_SIZE + 1;
+	expect_err("CREATE with a huge queue", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.config_len = VIRTIO4_HOST_CONFIG_SIZE + 1;
+	expect_err("CREATE with 257 bytes of config", ioctl(fd, VIRTIO4_HOST_CREATE, &c),
+		   EINVAL, 0);
+	c = good;
+	c.flags = 0x80000000;
+	expect_err("CREATE with an unknown flag", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	c = good;
+	c.reserved = 1;
+	expect_err("CREATE with reserved set", ioctl(fd, VIRTIO4_HOST_CREATE, &c), EINVAL, 0);
+	expect_ret("CREATE of a device no driver takes", ioctl(fd, VIRTIO4_HOST_CREATE, &good), 0);
+	expect_err("a second CREATE on the same file", ioctl(fd, VIRTIO4_HOST_CREATE, &good),
+		   EBUSY, 0);
+}
+
+/* Random completions: refused (EINVAL), or dropped as stale; never more. */
+static void host_garbage_writes(int fd)
+{
+	unsigned char buf[512];
+	unsigned int i, j, refused = 0;
+	long ret;
+
+	srand(4);
+	for (i = 0; i < 2000; i++) {
+		size_t len = 1 + rand() % sizeof(buf);
+
+		for (j = 0; j < len; j++)
+			buf[j] = rand();
+		ret = write(fd, buf, len);
+		if (ret == -1 && errno == EINVAL)
+			refused++;
+		else if (ret < 0 || ret > (long)len)
+			fail("a garbage write", ret);
+	}
+	printf("ok: 2000 garbage writes, %u refused with EINVAL, none taken beyond its bytes\n",
+	       refused);
+	if (refused < 1900)
+		fail("too few garbage writes were refused", refused);
+}
+
+static int host_main(void)
+{
+	struct virtio4_host_config cfg = { .offset = 0, .len = 4 };
+	char small[8];
+	int fd = open("/dev/virtio4-host", O_RDWR | O_NONBLOCK);
+
+	if (fd < 0)
+		fail("open /dev/virtio4-host", fd);
+	expect_err("an unknown ioctl", ioctl(fd, _IO(0x55, 0x55), 0), ENOTTY, 0);
+	expect_err("SET_CONFIG before CREATE", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg), ENODEV, 0);
+	expect_err("NEEDS_RESET before CREATE", ioctl(fd, VIRTIO4_HOST_NEEDS_RESET), ENODEV, 0);
+	expect_err("read before CREATE", read(fd, small, sizeof(small)), ENODEV, 0);
+	expect_err("write before CREATE", write(fd, small, sizeof(small)), ENODEV, 0);
+	host_bad_creates(fd);
+	expect_err("SET_CONFIG from NULL", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, NULL), EFAULT, 0);
+	cfg.offset = 300;
+	expect_err("SET_CONFIG past the config space", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg),
+		   EINVAL, 0);
+	cfg.offset = 4;
+	cfg.len = UINT32_MAX;
+	expect_err("SET_CONFIG of 4 GiB", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg), EINVAL, 0);
+	expect_err("write from an unmapped address", write(fd, (void *)4096, 64), EFAULT, EINVAL);
+	host_garbage_writes(fd);
+	cfg.len = 4;
+	expect_ret("a good SET_CONFIG afterwards", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg), 0);
+	close(fd);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc == 3 && !strcmp(argv[1], "blk"))
+		return blk_main(argv[2]);
+	if (argc == 2 && !strcmp(argv[1], "host"))
+		return host_main();
+	fputs("usage: virtio4-bad-input blk DEVICE | host\n", stderr);
+	return 2;
+}
