@@ -15,6 +15,10 @@
  * Locking: the receive queue's operations run in its NAPI poll, or with
  * that NAPI disabled (open, refill work, remove). The transmit queue's run
  * under the netdev transmit lock (ndo_start_xmit and the transmit NAPI).
+ * The refill work is scheduled only while refill_on is set (under
+ * refill_lock): close clears it before it cancels the work and disables NAPI,
+ * so a poll racing with close cannot queue a work that would then wait
+ * forever to disable a NAPI that close already disabled.
  *
  * The device is untrusted: a packet shorter than its header, a bad
  * num_buffers or a GSO type that was not negotiated is dropped and counted.
@@ -40,6 +44,7 @@ struct v4net_stats {
 	u64_stats_t drops;
 	u64_stats_t length_errors;
 	u64_stats_t frame_errors;
+	u64_stats_t alloc_failures;	/* receive refills that ran out of memory */
 };
 
 struct v4net {
@@ -50,6 +55,8 @@ struct v4net {
 	struct napi_struct rx_napi;
 	struct napi_struct tx_napi;
 	struct delayed_work refill;
+	spinlock_t refill_lock;		/* guards refill_on */
+	bool refill_on;			/* the refill work may be scheduled */
 	bool mergeable;
 	unsigned int rx_order;		/* page order of one receive buffer */
 	struct v4net_stats rx_stats;
@@ -84,6 +91,7 @@ static bool v4net_refill(struct v4net *net, gfp_t gfp)
 	while (vq->num_free) {
 		page = alloc_pages(gfp | __GFP_NOWARN, net->rx_order);
 		if (!page) {
+			v4net_count(&net->rx_stats, &net->rx_stats.alloc_failures, 1);
 			ok = false;
 			break;
 		}
@@ -99,6 +107,22 @@ static bool v4net_refill(struct v4net *net, gfp_t gfp)
 	return ok;
 }
 
+/* Retry the refill from process context after DELAY, unless closing. */
+static void v4net_schedule_refill(struct v4net *net, unsigned long delay)
+{
+	spin_lock_bh(&net->refill_lock);
+	if (net->refill_on)
+		schedule_delayed_work(&net->refill, delay);
+	spin_unlock_bh(&net->refill_lock);
+}
+
+static void v4net_set_refill(struct v4net *net, bool on)
+{
+	spin_lock_bh(&net->refill_lock);
+	net->refill_on = on;
+	spin_unlock_bh(&net->refill_lock);
+}
+
 static void v4net_refill_work(struct work_struct *work)
 {
 	struct v4net *net = container_of(work, struct v4net, refill.work);
@@ -110,7 +134,7 @@ static void v4net_refill_work(struct work_struct *work)
 	/* Buffers may have been used meanwhile, with callbacks off. */
 	napi_schedule(&net->rx_napi);
 	if (!ok)
-		schedule_delayed_work(&net->refill, HZ / 2);
+		v4net_schedule_refill(net, HZ / 2);
 }
 
 static void v4net_drop(struct v4net *net, u64_stats_t *reason)
@@ -261,7 +285,7 @@ static int v4net_rx_poll(struct napi_struct *napi, int budget)
 		v4net_give_up(net, "receive queue broken");
 	/* Refill in batches of a quarter of the ring. */
 	if (vq->num_free >= vq->num / 4 && !v4net_refill(net, GFP_ATOMIC))
-		schedule_delayed_work(&net->refill, 0);
+		v4net_schedule_refill(net, 0);
 	if (received < budget && napi_complete_done(napi, received) &&
 	    !vq->ops->restart(vq))
 		napi_schedule(napi);
@@ -370,8 +394,9 @@ static int v4net_open(struct net_device *dev)
 {
 	struct v4net *net = netdev_priv(dev);
 
+	v4net_set_refill(net, true);
 	if (!v4net_refill(net, GFP_KERNEL))
-		schedule_delayed_work(&net->refill, 0);
+		v4net_schedule_refill(net, 0);
 	napi_enable(&net->rx_napi);
 	napi_enable(&net->tx_napi);
 	/* Collect what arrived while down, and turn callbacks back on. */
@@ -386,6 +411,7 @@ static int v4net_close(struct net_device *dev)
 	struct v4net *net = netdev_priv(dev);
 
 	netif_stop_queue(dev);
+	v4net_set_refill(net, false);
 	cancel_delayed_work_sync(&net->refill);
 	napi_disable(&net->rx_napi);
 	napi_disable(&net->tx_napi);
@@ -403,6 +429,18 @@ static void v4net_read_stats(struct v4net_stats *s, u64 *packets, u64 *bytes,
 		*bytes = u64_stats_read(&s->bytes);
 		*drops = u64_stats_read(&s->drops);
 	} while (u64_stats_fetch_retry(&s->syncp, start));
+}
+
+static u64 v4net_read_stat(struct v4net_stats *s, u64_stats_t *field)
+{
+	unsigned int start;
+	u64 value;
+
+	do {
+		start = u64_stats_fetch_begin(&s->syncp);
+		value = u64_stats_read(field);
+	} while (u64_stats_fetch_retry(&s->syncp, start));
+	return value;
 }
 
 static void v4net_get_stats64(struct net_device *dev,
@@ -434,7 +472,7 @@ static const struct net_device_ops v4net_netdev_ops = {
 
 static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
 	"rx0_packets", "rx0_bytes", "rx0_drops", "rx0_length_errors",
-	"rx0_frame_errors", "rx0_kicks", "rx0_interrupts", "rx0_ring_free",
+	"rx0_frame_errors", "rx0_alloc_failures", "rx0_kicks", "rx0_interrupts", "rx0_ring_free",
 	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
 	"tx0_ring_free",
 };
@@ -462,6 +500,7 @@ static void v4net_get_ethtool_stats(struct net_device *dev,
 	*data++ = s.rx_dropped;
 	*data++ = s.rx_length_errors;
 	*data++ = s.rx_frame_errors;
+	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.alloc_failures);
 	*data++ = READ_ONCE(net->rvq->kicks);
 	*data++ = READ_ONCE(net->rvq->interrupts);
 	*data++ = READ_ONCE(net->rvq->num_free);
@@ -642,6 +681,7 @@ static int v4net_probe(struct virtio4_device *vdev)
 	u64_stats_init(&net->rx_stats.syncp);
 	u64_stats_init(&net->tx_stats.syncp);
 	INIT_DELAYED_WORK(&net->refill, v4net_refill_work);
+	spin_lock_init(&net->refill_lock);
 	net->mergeable = virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
 	/* Without mergeable buffers one buffer holds a whole frame. */
 	net->rx_order = net->mergeable ? 0 :

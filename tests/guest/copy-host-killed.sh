@@ -22,12 +22,7 @@ fi
 took=$(($(date +%s) - killed))
 echo "ok: fio failed $took s after the kill: $(grep -m 1 -i 'error' /tmp/fio.log)"
 [ "$took" -le 10 ] || fail "fio took $took s to fail"
-for _ in $(seq 100); do
-	[ -e /dev/v4blk0 ] || break
-	sleep 0.1
-done
-[ ! -e /dev/v4blk0 ] || fail "/dev/v4blk0 is still there"
-expect_eq "devices left on the virtio4 bus" 0 "$(ls /sys/bus/virtio4/devices | wc -l)"
+expect_disk_gone
 
 serve_blk /tmp/disk.img
 dd if=/dev/v4blk0 of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null || fail "reading again"

@@ -60,7 +60,7 @@ for d in 0 1; do
 	echo "ok: $p write+verify passes of 64 MiB on v4blk$d"
 done
 tail -n 2 /tmp/ping.log
-received=$(sed -n 's/.* \([0-9]*\) packets received.*/\1/p' /tmp/ping.log)
+received=$(answers </tmp/ping.log)
 [ "${received:-0}" -ge 100 ] || fail "pings under load: $(tail -n 2 /tmp/ping.log)"
 echo "ok: $received pings answered under load"
 peer_barrier "$PEER"

@@ -30,7 +30,7 @@ expect_eq "ethtool -k rx-checksumming (F_GUEST_CSUM)" "$(onoff 1)" \
 expect_eq "ethtool -k tcp-segmentation-offload (F_HOST_TSO4)" "$(onoff 11)" \
 	"$(ethtool -k eth0 | sed -n 's/^tcp-segmentation-offload: \([a-z]*\).*/\1/p')"
 expect_eq "F_MRG_RXBUF negotiated" on "$(onoff 15)"
-for s in rx0_packets rx0_kicks rx0_interrupts tx0_packets tx0_bytes tx0_kicks; do
+for s in rx0_packets rx0_alloc_failures rx0_kicks rx0_interrupts tx0_packets tx0_bytes tx0_kicks; do
 	[ -n "$(stat_of $s)" ] || fail "ethtool -S has no $s"
 done
 [ "$(stat_of rx0_kicks)" -ge 1 ] || fail "the receive ring was never kicked"

@@ -208,8 +208,22 @@ ping_count() {
 	shift
 	out=$(ping -c "$n" "$@" "$PEER" 2>&1)
 	echo "$out" | tail -n 2
-	expect_eq "answers to $n pings $*" "$n" \
-		"$(echo "$out" | sed -n 's/.* \([0-9]*\) packets received.*/\1/p')"
+	expect_eq "answers to $n pings $*" "$n" "$(echo "$out" | answers)"
+}
+
+# answers: the number of answers in the summary of the ping output on stdin.
+answers() {
+	sed -n 's/.* \([0-9]*\) packets received.*/\1/p'
+}
+
+# ns_ping_count N COUNT ARGS...: from namespace nsN (see nics_in_namespaces) ping the other
+# namespace's NIC COUNT times; fail unless all answers come back.
+ns_ping_count() {
+	local ns=$1 n=$2 out
+	shift 2
+	out=$($IP netns exec ns$ns ping -c "$n" "$@" 169.254.20.$((3 - ns)) 2>&1)
+	echo "$out" | tail -n 2
+	expect_eq "answers to $n pings $* from ns$ns" "$n" "$(echo "$out" | answers)"
 }
 
 # stat_of NAME: one of our driver's ethtool -S counters.
@@ -356,6 +370,17 @@ hostile_blk() {
 	kmemleak_check
 }
 
+# expect_disk_gone: wait up to 10 s for /dev/v4blk0 to go; fail unless it went and no device is
+# left on the virtio4 bus.
+expect_disk_gone() {
+	for _ in $(seq 100); do
+		[ -e /dev/v4blk0 ] || break
+		sleep 0.1
+	done
+	[ ! -e /dev/v4blk0 ] || fail "/dev/v4blk0 is still there"
+	expect_eq "devices left on the virtio4 bus" 0 "$(ls /sys/bus/virtio4/devices | wc -l)"
+}
+
 # our_interfaces: the interfaces virtio4_net drives, one per line.
 our_interfaces() {
 	local d
@@ -373,9 +398,15 @@ IP=/usr/sbin/ip
 # net-pair OPTIONS), each moved into its own network namespace: nsN holds NIC_N with address
 # 169.254.20.N/16 (N = 1, 2). Sets HOST_PID, NIC_1 and NIC_2.
 serve_net_pair() {
-	local ifs i=1 dev
 	virtio4-host net-pair "$@" &
 	HOST_PID=$!
+	nics_in_namespaces
+}
+
+# nics_in_namespaces: wait for two interfaces of virtio4_net and move each into its own network
+# namespace: nsN holds NIC_N with address 169.254.20.N/16 (N = 1, 2). Sets NIC_1 and NIC_2.
+nics_in_namespaces() {
+	local ifs i=1 dev
 	for _ in $(seq 100); do
 		[ "$(our_interfaces | wc -l)" = 2 ] && break
 		sleep 0.1
