@@ -46,6 +46,12 @@ soak:
 	@VIRTIO4_CMDLINE="load_seconds=600" VIRTIO4_TIMEOUT=1200 T=load-mixed K=$(or $(K),stock) \
 		tests/qemu/check.sh
 
+docs:
+	@docs/build.sh
+
+patches:
+	@tools/make-patches.sh
+
 lint:
 	@tests/qemu/lint.sh $(KDIR)
 
@@ -55,4 +61,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules tools setup check run bench fuzz soak lint kernel clean
+.PHONY: all modules tools setup check run bench fuzz soak docs patches lint kernel clean

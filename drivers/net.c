@@ -5,12 +5,19 @@
  * separate queues and share no lock: each side uses half of the buffer
  * model (in elements to receive, out elements to send).
  *
- * Receive: pages posted as single in elements (with VIRTIO_NET_F_MRG_RXBUF a
- * packet may span several, as num_buffers says), collected by NAPI, refilled
- * in batches; after an allocation failure a delayed work retries, so the
- * ring never stays empty. Transmit: the header is pushed in front of the
- * skb and the whole skb is one buffer; completions are reaped by a second
- * NAPI under the transmit lock, and by each transmit before it adds.
+ * Receive: buffers carved from the device's own page fragment cache, each
+ * posted as a single in element (with VIRTIO_NET_F_MRG_RXBUF a packet may span
+ * several, as num_buffers says), collected by NAPI, refilled in batches; after
+ * an allocation failure a delayed work retries, so the ring never stays
+ * empty. A buffer holds a full-sized frame (1536 bytes), or a page when large
+ * receive offloads are negotiated (a 64 KiB packet then fits the 17 fragments
+ * an skb can take); its whole length is charged to the skb's truesize.
+ *
+ * Transmit: the whole skb is one buffer, the header pushed in front of it (or
+ * in skb->cb, an element of its own, when the head is shared with a clone or
+ * has no room); completions are reaped by each transmit before it adds, and by a
+ * second NAPI under the transmit lock, called back only once most of what is
+ * in flight has been sent (restart_delayed), or at once when the ring is full.
  *
  * Locking: the receive queue's operations run in its NAPI poll, or with
  * that NAPI disabled (open, refill work, remove). The transmit queue's run
@@ -58,7 +65,8 @@ struct v4net {
 	spinlock_t refill_lock;		/* guards refill_on */
 	bool refill_on;			/* the refill work may be scheduled */
 	bool mergeable;
-	unsigned int rx_order;		/* page order of one receive buffer */
+	unsigned int rx_len;		/* bytes in one receive buffer */
+	struct page_frag_cache rx_frags;	/* receive buffers; used where rvq is */
 	struct v4net_stats rx_stats;
 	struct v4net_stats tx_stats;
 	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];	/* under the transmit lock */
@@ -67,6 +75,18 @@ struct v4net {
 
 static const unsigned int v4net_hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
 
+/* What a packet being sent keeps in its skb->cb. */
+struct v4net_tx_cb {
+	struct virtio_net_hdr_mrg_rxbuf hdr;	/* unless pushed */
+	bool pushed;		/* the header is in front of skb->data */
+};
+
+static struct v4net_tx_cb *v4net_tx_cb(struct sk_buff *skb)
+{
+	BUILD_BUG_ON(sizeof(struct v4net_tx_cb) > sizeof(skb->cb));
+	return (struct v4net_tx_cb *)skb->cb;
+}
+
 static void v4net_count(struct v4net_stats *s, u64_stats_t *field, u64 n)
 {
 	u64_stats_update_begin(&s->syncp);
@@ -74,9 +94,26 @@ static void v4net_count(struct v4net_stats *s, u64_stats_t *field, u64 n)
 	u64_stats_update_end(&s->syncp);
 }
 
-static unsigned int v4net_rx_buf_size(struct v4net *net)
+/* Without mergeable buffers one buffer holds a whole frame (MTU 1500 at most). */
+static unsigned int v4net_rx_len(struct v4net *net)
 {
-	return PAGE_SIZE << net->rx_order;
+	struct virtio4_device *vdev = net->vdev;
+
+	if (net->mergeable &&
+	    (virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4) ||
+	     virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6)))
+		return PAGE_SIZE;
+	return ALIGN(v4net_hdr_len + VLAN_ETH_HLEN + ETH_DATA_LEN, L1_CACHE_BYTES);
+}
+
+/* Add one receive buffer of @buf's page fragment to @skb. */
+static void v4net_add_frag(struct v4net *net, struct sk_buff *skb, void *buf,
+			   unsigned int offset, unsigned int len)
+{
+	struct page *page = virt_to_head_page(buf);
+
+	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
+			buf - page_address(page) + offset, len, net->rx_len);
 }
 
 /* Post receive buffers until the queue is full; false if memory ran out. */
@@ -84,22 +121,21 @@ static bool v4net_refill(struct v4net *net, gfp_t gfp)
 {
 	struct virtio4_queue *vq = net->rvq;
 	struct scatterlist sg;
-	struct page *page;
 	bool ok = true;
+	void *buf;
 	int err;
 
 	while (vq->num_free) {
-		page = alloc_pages(gfp | __GFP_NOWARN, net->rx_order);
-		if (!page) {
+		buf = page_frag_alloc(&net->rx_frags, net->rx_len, gfp | __GFP_NOWARN);
+		if (!buf) {
 			v4net_count(&net->rx_stats, &net->rx_stats.alloc_failures, 1);
 			ok = false;
 			break;
 		}
-		sg_init_table(&sg, 1);
-		sg_set_page(&sg, page, v4net_rx_buf_size(net), 0);
-		err = vq->ops->add_buf(vq, &sg, 0, 1, page);
+		sg_init_one(&sg, buf, net->rx_len);
+		err = vq->ops->add_buf(vq, &sg, 0, 1, buf);
 		if (err) {
-			__free_pages(page, net->rx_order);
+			skb_free_frag(buf);
 			break;
 		}
 	}
@@ -168,31 +204,30 @@ static bool v4net_gso_ok(struct v4net *net, u8 gso_type)
 static bool v4net_merge(struct v4net *net, struct sk_buff *skb, u16 num_buffers)
 {
 	struct virtio4_queue *vq = net->rvq;
-	struct page *page;
 	unsigned int len;
+	void *buf;
 
 	while (--num_buffers) {
-		page = vq->ops->get_buf(vq, &len);
-		if (!page) {
+		buf = vq->ops->get_buf(vq, &len);
+		if (!buf) {
 			/* The device claimed more buffers than it used. */
 			dev_kfree_skb(skb);
 			v4net_drop(net, &net->rx_stats.length_errors);
 			return false;
 		}
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS) {
-			__free_pages(page, net->rx_order);
+			skb_free_frag(buf);
 			dev_kfree_skb(skb);
 			v4net_drop(net, &net->rx_stats.length_errors);
 			return false;
 		}
-		skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page, 0, len,
-				v4net_rx_buf_size(net));
+		v4net_add_frag(net, skb, buf, 0, len);
 	}
 	return true;
 }
 
-/* Build an skb from a first buffer of @len bytes; NULL (page freed) if bad. */
-static struct sk_buff *v4net_build_skb(struct v4net *net, struct page *page,
+/* Build an skb from a first buffer of @len bytes; NULL (buffer freed) if bad. */
+static struct sk_buff *v4net_build_skb(struct v4net *net, void *buf,
 				       unsigned int len,
 				       struct virtio_net_hdr_mrg_rxbuf *hdr)
 {
@@ -203,35 +238,34 @@ static struct sk_buff *v4net_build_skb(struct v4net *net, struct page *page,
 		if (net_ratelimit())
 			netdev_warn(net->dev, "received frame of %u bytes is shorter than its headers: dropped\n",
 				    len);
-		__free_pages(page, net->rx_order);
+		skb_free_frag(buf);
 		v4net_drop(net, &net->rx_stats.length_errors);
 		return NULL;
 	}
-	memcpy(hdr, page_address(page), v4net_hdr_len);
+	memcpy(hdr, buf, v4net_hdr_len);
 	data_len = len - v4net_hdr_len;
 	copy = min(data_len, V4NET_COPY_LEN);
 	skb = napi_alloc_skb(&net->rx_napi, copy);
 	if (!skb) {
-		__free_pages(page, net->rx_order);
+		skb_free_frag(buf);
 		v4net_drop(net, NULL);
 		return NULL;
 	}
-	skb_put_data(skb, page_address(page) + v4net_hdr_len, copy);
+	skb_put_data(skb, buf + v4net_hdr_len, copy);
 	if (data_len > copy)
-		skb_add_rx_frag(skb, 0, page, v4net_hdr_len + copy, data_len - copy,
-				v4net_rx_buf_size(net));
+		v4net_add_frag(net, skb, buf, v4net_hdr_len + copy, data_len - copy);
 	else
-		__free_pages(page, net->rx_order);
+		skb_free_frag(buf);
 	return skb;
 }
 
-static void v4net_receive_one(struct v4net *net, struct page *page, unsigned int len)
+static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 {
 	struct virtio_net_hdr_mrg_rxbuf hdr;
 	struct sk_buff *skb;
 	u16 num_buffers = 1;
 
-	skb = v4net_build_skb(net, page, len, &hdr);
+	skb = v4net_build_skb(net, buf, len, &hdr);
 	if (!skb)
 		return;
 	if (net->mergeable) {
@@ -273,12 +307,12 @@ static int v4net_rx_poll(struct napi_struct *napi, int budget)
 {
 	struct v4net *net = container_of(napi, struct v4net, rx_napi);
 	struct virtio4_queue *vq = net->rvq;
-	struct page *page;
 	unsigned int len;
 	int received = 0;
+	void *buf;
 
-	while (received < budget && (page = vq->ops->get_buf(vq, &len))) {
-		v4net_receive_one(net, page, len);
+	while (received < budget && (buf = vq->ops->get_buf(vq, &len))) {
+		v4net_receive_one(net, buf, len);
 		received++;
 	}
 	if (unlikely(READ_ONCE(vq->broken)))
@@ -301,7 +335,7 @@ static void v4net_reap_tx(struct v4net *net, int budget)
 
 	while ((skb = vq->ops->get_buf(vq, &len))) {
 		packets++;
-		bytes += skb->len - v4net_hdr_len;
+		bytes += skb->len - (v4net_tx_cb(skb)->pushed ? v4net_hdr_len : 0);
 		napi_consume_skb(skb, budget);
 	}
 	if (unlikely(READ_ONCE(vq->broken)))
@@ -323,6 +357,7 @@ static int v4net_tx_poll(struct napi_struct *napi, int budget)
 
 	__netif_tx_lock(txq, raw_smp_processor_id());
 	v4net_reap_tx(net, budget);
+	/* At once: a stopped queue waits for this room (transmit delays it). */
 	if (napi_complete_done(napi, 0) && !net->svq->ops->restart(net->svq))
 		napi_schedule(napi);
 	__netif_tx_unlock(txq);
@@ -345,21 +380,30 @@ static bool v4net_tx_done(struct virtio4_queue *vq)
 	return false;
 }
 
-/* Put the virtio header in front of the skb and make it one sg list. */
+/* The virtio header and the skb as one sg list (net->tx_sg); returns its length. */
 static int v4net_tx_map(struct v4net *net, struct sk_buff *skb)
 {
-	struct virtio_net_hdr_mrg_rxbuf hdr = {};
-	int err;
+	struct v4net_tx_cb *cb = v4net_tx_cb(skb);
+	int n, err;
 
-	err = virtio_net_hdr_from_skb(skb, &hdr.hdr, true, false, 0);
+	err = virtio_net_hdr_from_skb(skb, &cb->hdr.hdr, true, false, 0);
 	if (err)
 		return err;
-	err = skb_cow_head(skb, v4net_hdr_len);
-	if (err)
-		return err;
-	memcpy(skb_push(skb, v4net_hdr_len), &hdr, v4net_hdr_len);
-	sg_init_table(net->tx_sg, skb_shinfo(skb)->nr_frags + 1);
-	return skb_to_sgvec(skb, net->tx_sg, 0, skb->len);
+	cb->hdr.num_buffers = 0;
+	/*
+	 * In front of the frame if there is room that is ours to write (the
+	 * stack reserves it: needed_headroom); else in skb->cb, as an element
+	 * of its own (a TCP clone shares its head, which must not be copied).
+	 */
+	cb->pushed = !skb_header_cloned(skb) && skb_headroom(skb) >= v4net_hdr_len;
+	sg_init_table(net->tx_sg, skb_shinfo(skb)->nr_frags + 2);
+	if (cb->pushed) {
+		memcpy(skb_push(skb, v4net_hdr_len), &cb->hdr, v4net_hdr_len);
+		return skb_to_sgvec(skb, net->tx_sg, 0, skb->len);
+	}
+	sg_set_buf(net->tx_sg, &cb->hdr, v4net_hdr_len);
+	n = skb_to_sgvec(skb, net->tx_sg + 1, 0, skb->len);
+	return n < 0 ? n : n + 1;
 }
 
 static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
@@ -384,6 +428,9 @@ static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
 		/* Completions may already be waiting: make sure NAPI reaps them. */
 		if (!vq->ops->restart(vq))
 			napi_schedule(&net->tx_napi);
+	} else if (kick && !vq->ops->restart_delayed(vq)) {
+		/* Most of what is in flight is sent already. */
+		napi_schedule(&net->tx_napi);
 	}
 	if (kick)
 		vq->ops->sync(vq);
@@ -591,6 +638,7 @@ static void v4net_setup_netdev(struct v4net *net)
 	dev->netdev_ops = &v4net_netdev_ops;
 	dev->ethtool_ops = &v4net_ethtool_ops;
 	dev->priv_flags |= IFF_LIVE_ADDR_CHANGE;
+	dev->needed_headroom = v4net_hdr_len;
 	if (virtio4_has_feature(vdev, VIRTIO_NET_F_MAC)) {
 		virtio4_config_read(vdev, v4net_cfg(mac), mac, ETH_ALEN);
 		eth_hw_addr_set(dev, mac);
@@ -656,12 +704,17 @@ static int v4net_init_vqs(struct v4net *net)
 static void v4net_free_buffers(struct v4net *net)
 {
 	struct sk_buff *skb;
-	struct page *page;
+	void *buf;
 
-	while ((page = net->rvq->ops->detach_unused(net->rvq)))
-		__free_pages(page, net->rx_order);
+	while ((buf = net->rvq->ops->detach_unused(net->rvq)))
+		skb_free_frag(buf);
 	while ((skb = net->svq->ops->detach_unused(net->svq)))
 		dev_kfree_skb(skb);
+	if (net->rx_frags.va) {
+		__page_frag_cache_drain(virt_to_head_page(net->rx_frags.va),
+					net->rx_frags.pagecnt_bias);
+		net->rx_frags.va = NULL;
+	}
 }
 
 static int v4net_probe(struct virtio4_device *vdev)
@@ -683,9 +736,7 @@ static int v4net_probe(struct virtio4_device *vdev)
 	INIT_DELAYED_WORK(&net->refill, v4net_refill_work);
 	spin_lock_init(&net->refill_lock);
 	net->mergeable = virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
-	/* Without mergeable buffers one buffer holds a whole frame. */
-	net->rx_order = net->mergeable ? 0 :
-			get_order(v4net_hdr_len + VLAN_ETH_HLEN + ETH_DATA_LEN);
+	net->rx_len = v4net_rx_len(net);
 	err = v4net_init_vqs(net);
 	if (err)
 		goto err_free;

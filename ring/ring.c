@@ -71,6 +71,7 @@ struct ring {
 	bool indirect;
 	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
 	bool callbacks;		/* the driver wants callbacks */
+	bool delayed;		/* ... only at the mark restart_delayed set */
 	u16 free_head;
 	u16 in_flight;		/* buffers the device holds */
 	u16 avail_idx;		/* the next available index to publish */
@@ -84,6 +85,9 @@ struct ring {
 };
 
 #define to_ring(_vq) container_of(_vq, struct ring, vq)
+
+#define CREATE_TRACE_POINTS
+#include "trace.h"
 
 static __le16 *ring_used_event(struct ring *r)
 {
@@ -181,6 +185,7 @@ static void ring_publish(struct ring *r, u16 head)
 	/* The device must see the ring entry before the index that covers it. */
 	virt_wmb();
 	WRITE_ONCE(r->avail->idx, cpu_to_le16(r->avail_idx));
+	trace_virtio4_add_buf(r, r->buffers[head].data, head, r->vq.num_free);
 }
 
 /* Fill @n descriptors of @table from @sg, chained by index. */
@@ -365,6 +370,7 @@ static void ring_sync(struct virtio4_queue *vq)
 	if (!ring_need_kick(r))
 		return;
 	vq->kicks++;
+	trace_virtio4_kick(r, NULL, r->avail_idx, r->in_flight);
 	if (!r->notify(vq, r->notify_data))
 		ring_set_broken(r, "notification failed");
 }
@@ -435,9 +441,10 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 		return NULL;
 	}
 	data = r->buffers[id].data;
+	trace_virtio4_used(r, data, id, used_len);
 	ring_detach(r, id);
 	WRITE_ONCE(r->last_used, r->last_used + 1);
-	if (r->event_idx && READ_ONCE(r->callbacks))
+	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed)
 		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
 	*len = used_len;
 	return data;
@@ -489,6 +496,7 @@ static bool ring_restart(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
 
+	r->delayed = false;
 	WRITE_ONCE(r->callbacks, true);
 	if (r->event_idx) {
 		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
@@ -506,12 +514,39 @@ static bool ring_restart(struct virtio4_queue *vq)
 	return true;
 }
 
+/*
+ * With EVENT_IDX, ask for the interrupt only once three quarters of the
+ * buffers in flight are used (used_event marks the spot, and get_buf leaves
+ * it there); without, this is restart.
+ */
+static bool ring_restart_delayed(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	u16 mark;
+
+	if (!r->event_idx)
+		return ring_restart(vq);
+	mark = r->in_flight * 3 / 4;
+	r->delayed = true;
+	WRITE_ONCE(r->callbacks, true);
+	WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used + mark));
+	/* Publish the mark before checking whether the device passed it. */
+	virt_mb();
+	if (unlikely((u16)(le16_to_cpu(READ_ONCE(r->used->idx)) - r->last_used) > mark &&
+		     !READ_ONCE(vq->broken))) {
+		ring_disable_callbacks(r);
+		return false;
+	}
+	return true;
+}
+
 static const struct virtio4_queue_ops ring_ops = {
 	.add_buf = ring_add_buf,
 	.sync = ring_sync,
 	.get_buf = ring_get_buf,
 	.detach_buf = ring_detach_buf,
 	.restart = ring_restart,
+	.restart_delayed = ring_restart_delayed,
 	.detach_unused = ring_detach_unused,
 };
 
@@ -551,6 +586,8 @@ static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 	}
 	r->storm = 0;
 	vq->interrupts++;
+	trace_virtio4_interrupt(r, NULL, le16_to_cpu(READ_ONCE(r->used->idx)),
+				READ_ONCE(r->last_used));
 	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
 		ring_disable_callbacks(r);
 	return IRQ_HANDLED;

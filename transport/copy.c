@@ -320,6 +320,7 @@ static const struct virtio4_queue_ops copy_queue_ops = {
 	.get_buf = copy_get_buf,
 	.detach_buf = copy_detach_buf,
 	.restart = copy_restart,
+	.restart_delayed = copy_restart,	/* every completion is a message anyway */
 	.detach_unused = copy_detach_unused,
 };
 

@@ -11,6 +11,12 @@
 #include <linux/interrupt.h>
 #include <virtio4/bus.h>
 
+/*
+ * Interrupts in a row with nothing used after which a queue with a vector
+ * of its own is broken (Linux disables a line after 99,900 of 100,000).
+ */
+#define VIRTIO4_RING_STORM 10000
+
 /**
  * typedef virtio4_notify_t - a transport's "kick": tell the device a queue has buffers
  * @vq: the queue.
@@ -18,12 +24,6 @@
  *
  * Return: false if the device is gone; the ring then marks itself broken.
  */
-/*
- * Interrupts in a row with nothing used after which a queue with a vector
- * of its own is broken (Linux disables a line after 99,900 of 100,000).
- */
-#define VIRTIO4_RING_STORM 10000
-
 typedef bool virtio4_notify_t(struct virtio4_queue *vq, void *data);
 
 /**

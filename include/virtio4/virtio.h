@@ -38,6 +38,10 @@ struct virtio4_queue;
  * @restart: re-enable callbacks after the callback returned false. Returns
  *	false, leaving callbacks disabled, when used buffers are already
  *	pending: the driver must collect them first and try again.
+ * @restart_delayed: this project's addition: as @restart, but the device
+ *	may wait until most of the buffers outstanding now are used before it
+ *	calls back (with VIRTIO_RING_F_EVENT_IDX; otherwise as @restart). For
+ *	completions nobody waits for, such as sent packets.
  * @detach_unused: this project's addition for shutdown, once the device is
  *	reset: take back any one outstanding buffer and return its token, or
  *	NULL when none is left. For drivers that do not track their buffers
@@ -54,6 +58,7 @@ struct virtio4_queue_ops {
 	void *(*get_buf)(struct virtio4_queue *vq, unsigned int *len);
 	int (*detach_buf)(struct virtio4_queue *vq, void *data);
 	bool (*restart)(struct virtio4_queue *vq);
+	bool (*restart_delayed)(struct virtio4_queue *vq);
 	void *(*detach_unused)(struct virtio4_queue *vq);
 };
 

@@ -12,15 +12,18 @@
 . /tests/lib.sh
 
 net_up ours
-peer_barrier "$PEER"
 if [ "$GUEST" = 1 ]; then
-	# Serve until guest 0's first NIC is gone, then wait for its second one.
+	# Serve (listening before the first barrier) until guest 0's first NIC is gone, then
+	# wait for its second one.
 	iperf3 -s -1 -p 5201 >/tmp/iperf.log 2>&1 &
+	sleep 1
+	peer_barrier "$PEER"
 	peer_barrier "$PEER"
 	kill %1 2>/dev/null || true
 	echo "ok: guest 0 came back"
 	exit 0
 fi
+peer_barrier "$PEER"
 iperf3 -c "$PEER" -p 5201 -t 120 >/tmp/iperf.log 2>&1 &
 iperf=$!
 sleep 5

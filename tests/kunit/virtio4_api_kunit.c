@@ -455,20 +455,31 @@ static void polling_with_callbacks_off(struct kunit *test)
 
 /*
  * The same cases in two arrays: KUnit keeps each case's log in its struct
- * kunit_case, so two suites cannot share one array.
+ * kunit_case, so two suites cannot share one array. Keep them alike.
  */
-#define API_CASES \
-	KUNIT_CASE(full_queue_enospc_until_get_buf), \
-	KUNIT_CASE(tokens_and_lengths_come_back), \
-	KUNIT_CASE(bad_buffers_einval), \
-	KUNIT_CASE(detach_unused_and_unknown), \
-	KUNIT_CASE(detach_unused_returns_each_once), \
-	KUNIT_CASE(callbacks_stop_after_false), \
-	KUNIT_CASE(restart_true_when_nothing_pending), \
-	KUNIT_CASE(polling_with_callbacks_off)
+static struct kunit_case api_ring_cases[] = {
+	KUNIT_CASE(full_queue_enospc_until_get_buf),
+	KUNIT_CASE(tokens_and_lengths_come_back),
+	KUNIT_CASE(bad_buffers_einval),
+	KUNIT_CASE(detach_unused_and_unknown),
+	KUNIT_CASE(detach_unused_returns_each_once),
+	KUNIT_CASE(callbacks_stop_after_false),
+	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(polling_with_callbacks_off),
+	{}
+};
 
-static struct kunit_case api_ring_cases[] = { API_CASES, {} };
-static struct kunit_case api_copy_cases[] = { API_CASES, {} };
+static struct kunit_case api_copy_cases[] = {
+	KUNIT_CASE(full_queue_enospc_until_get_buf),
+	KUNIT_CASE(tokens_and_lengths_come_back),
+	KUNIT_CASE(bad_buffers_einval),
+	KUNIT_CASE(detach_unused_and_unknown),
+	KUNIT_CASE(detach_unused_returns_each_once),
+	KUNIT_CASE(callbacks_stop_after_false),
+	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(polling_with_callbacks_off),
+	{}
+};
 
 static struct kunit_suite api_ring_suite = {
 	.name = "virtio4-api-ring",

@@ -197,6 +197,36 @@ static void event_idx_suppresses_kicks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt->kicks, 2U);	/* nothing new, no kick */
 }
 
+/*
+ * restart_delayed puts used_event three quarters into what is in flight,
+ * get_buf leaves it there, and it refuses when the device is already past.
+ */
+static void restart_delayed_marks_three_quarters(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	__le16 *used_event = &rt->v.avail->ring[RT_NUM];
+	unsigned long t;
+	unsigned int len;
+
+	for (t = 1; t <= 4; t++)
+		KUNIT_ASSERT_EQ(test, rt_add(rt, t, 8, 0), 0);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_TRUE(test, rt->vq->ops->restart_delayed(rt->vq));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 3U);	/* 3/4 of 4 */
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)1UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 3U);	/* left at the mark */
+	/* Three used, none collected: past the mark (3/4 of 3 = 2). */
+	for (t = 0; t < 3; t++)
+		dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_FALSE(test, rt->vq->ops->restart_delayed(rt->vq));
+	for (t = 2; t <= 4; t++)
+		KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)t);
+	/* A plain restart asks for the very next completion again. */
+	KUNIT_EXPECT_TRUE(test, rt->vq->ops->restart(rt->vq));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 4U);
+}
+
 static void no_notify_flag_suppresses_kicks(struct kunit *test)
 {
 	struct rt *rt = test->priv;
@@ -398,6 +428,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(completion_after_detach_breaks_queue),
 	KUNIT_CASE(interrupt_with_nothing_used_is_spurious),
 	KUNIT_CASE(event_idx_suppresses_kicks),
+	KUNIT_CASE(restart_delayed_marks_three_quarters),
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(used_id_out_of_range_breaks),

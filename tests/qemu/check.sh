@@ -41,6 +41,10 @@ done
 [ -z "$T" ] && "$top/tests/qemu/lint.sh" | record
 # The fuzzers' corpus and crash reproducers, replayed (T=fuzz-replay for this alone).
 [ -z "$T" ] || [ "$T" = fuzz-replay ] && "$top/tests/fuzz/replay.sh" | record
+# The patch series: checkpatch, git am and build in the debug kernel's tree (T=patches alone).
+if { [ -z "$T" ] || [ "$T" = patches ]; } && grep -qx "pass build:debug" "$summary"; then
+	"$top/tests/qemu/patches-check.sh" "$("$top/tests/qemu/kernel.sh")" | record
+fi
 
 # kernels_of TEST: the kernels a test runs on (default: debug), limited to those built.
 kernels_of() {

@@ -30,7 +30,7 @@ esac
 make -s -C "$top/tools" O="$build/tools"
 host_tool=$build/tools/virtio4-host
 
-tools=("$host_tool" "$build/tools/virtio4-bad-input" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool)
+tools=("$host_tool" "$build/tools/virtio4-bad-input" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool /bin/udevadm)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -47,7 +47,7 @@ libraries() {
 }
 
 guest_files() {
-	ls "$top"/tests/qemu/init "$top"/tests/qemu/guest-lib.sh "$top"/tests/qemu/main-guest.sh \
+	ls "$top"/tools/udev/*.rules "$top"/tests/qemu/init "$top"/tests/qemu/guest-lib.sh "$top"/tests/qemu/main-guest.sh \
 		"$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh "$top"/tests/bench/*.sh
 }
 
@@ -73,6 +73,11 @@ cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$host_tool" "$build/tools/virtio4-ba
 cp /bin/ip "$staging/usr/sbin/ip"
 cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /sbin/ethtool "$staging/usr/sbin/"
 ln -s mke2fs "$staging/usr/sbin/mkfs.ext4"
+# udev (one binary: udevadm, and systemd-udevd by name) with our rules, for the by-id links.
+cp /bin/udevadm "$staging/bin/udevadm"
+mkdir -p "$staging/lib/systemd" "$staging/etc/udev/rules.d"
+ln -s /bin/udevadm "$staging/lib/systemd/systemd-udevd"
+cp "$top"/tools/udev/*.rules "$staging/etc/udev/rules.d/"
 for lib in $(libraries); do
 	mkdir -p "$staging$(dirname "$lib")"
 	cp -L "$lib" "$staging$lib"

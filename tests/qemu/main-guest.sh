@@ -1,8 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
-# make run: the guests' side. Both load our modules; guest 0 puts ext4 on a disk driven by our
-# block driver and sends to guest 1 through our network driver, and reports the devices, the
-# drivers, a write and a read with their rates, and the transfer's rate.
+# make run: the guests' side. Each guest's root filesystem is on a disk driven by our block
+# driver (virtio4_root: /init puts it there); guest 0 sends to guest 1 through our network
+# driver, and reports the devices, the drivers, a write and a read on its root filesystem with
+# their rates, and the transfer's rate.
 # guests: 2
+# append: virtio4_root=v4blk0
 # timeout: 240
 # setup: truncate -s 512M disk0.img && truncate -s 512M disk1.img
 # qemu: -drive file=$WORK/disk$GUEST.img,if=none,id=d0,format=raw,cache=writeback -device virtio-blk-pci,drive=d0,serial=virtio4-run-$GUEST
@@ -33,8 +35,9 @@ for d in /sys/bus/virtio4/devices/*; do
 done
 echo "-- disk v4blk0: $(($(cat /sys/block/v4blk0/size) / 2048)) MiB, serial $(cat /sys/block/v4blk0/serial)"
 echo "-- $NETDEV: $(cat /sys/class/net/$NETDEV/address), MTU $(cat /sys/class/net/$NETDEV/mtu), driver $(ethtool -i $NETDEV | sed -n 's/^driver: //p'), $ME -> peer $PEER"
-mkfs.ext4 -q -F /dev/v4blk0 && mount -t ext4 /dev/v4blk0 /mnt || fail "ext4 on v4blk0"
-echo "-- ext4 on v4blk0 mounted at /mnt: $(df -h /mnt | tail -n 1)"
+expect_eq "root filesystem" "/dev/v4blk0 ext4" "$(awk '$2 == "/" { print $1, $3 }' /proc/mounts)" \
+	>/dev/null
+echo "-- root filesystem: /dev/v4blk0 (ext4, virtio4_blk): $(df -h / | tail -n 1 | tr -s ' ')"
 # rate WHAT COMMAND...: run COMMAND on 128 MiB and print its rate (TCG emulation: slow).
 rate() {
 	local what=$1 t0 t1
@@ -44,11 +47,11 @@ rate() {
 	t1=$(cut -d' ' -f1 /proc/uptime | tr -d .)
 	echo "-- $what 128 MiB in $(((t1 - t0) * 10)) ms: $((128 * 100 / (t1 - t0 + 1))) MiB/s"
 }
-rate "write (with fsync)" dd if=/dev/zero of=/mnt/file bs=1M count=128 conv=fsync
+rate "write (with fsync)" dd if=/dev/zero of=/root/file bs=1M count=128 conv=fsync
 echo 3 >/proc/sys/vm/drop_caches
-rate "read back" dd if=/mnt/file of=/dev/null bs=1M
-expect_eq "size of the file read back" 134217728 "$(size_of /mnt/file)" >/dev/null
-umount /mnt
+rate "read back" dd if=/root/file of=/dev/null bs=1M
+expect_eq "size of the file read back" 134217728 "$(size_of /root/file)" >/dev/null
+rm /root/file
 echo "-- ping: $(ping -c 10 -i 0.1 "$PEER" | tail -n 1)"
 peer_barrier "$PEER" >/dev/null
 for _ in $(seq 50); do

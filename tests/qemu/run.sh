@@ -8,6 +8,7 @@
 #   # guests: 2              two guests joined by a wire: netdev "wire" (-netdev socket on 127.0.0.1)
 #   # boots: 2               boot one guest again on the same $WORK ($BOOT in the guest: 0, 1)
 #   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
+#   # append: PARAM ...     extra kernel command line parameters
 #   # setup: truncate ...    a host command run before boot (in $WORK)
 #   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
 #   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
@@ -68,8 +69,10 @@ free_port() {
 cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
 cmdline+=" hung_task_panic=1 virtio4_test=$test_name virtio4_transport=$TRANSPORT"
 [ -n "${INTERACTIVE:-}" ] && cmdline+=" virtio4_interactive=1"
-# Extra parameters for the guest (make bench passes its knobs this way; /init sees them).
+# Extra parameters for the guest (make bench passes its knobs this way; /init sees them), and
+# the test's own ("# append: ...").
 [ -n "${VIRTIO4_CMDLINE:-}" ] && cmdline+=" $VIRTIO4_CMDLINE"
+[ -n "$(directive append)" ] && cmdline+=" $(directive append | tr '\n' ' ')"
 
 # guest_command N [wire arguments...]: guest N's QEMU command line, into the array "cmd".
 guest_command() {
