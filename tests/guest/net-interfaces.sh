@@ -2,6 +2,7 @@
 # What users see of our network driver: ethtool -i, -g, -k and -S values, the MAC and MTU from
 # the device, link status; and bad input from userspace fails cleanly: an MTU above the
 # device's maximum and ring sizes the device does not have are refused with EINVAL.
+# (ip -s link against ethtool -S, with traffic: net-ours-ours.)
 # kernels: debug stock
 # timeout: 120
 # qemu: -netdev hubport,id=wire,hubid=0 -device virtio-net-pci,netdev=wire,mac=52:54:00:ab:cd:ef,host_mtu=4000

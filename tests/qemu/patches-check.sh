@@ -32,9 +32,10 @@ else
 	sed 's/^/    /' "$work/checkpatch.log" | head -n 20
 fi
 
-# The source tree: hard links (fast), except the files the series changes, copied.
+# The source tree: hard links (fast; a copy on another filesystem), except the files the
+# series changes, copied.
 tree=$work/linux
-cp -al "$src" "$tree"
+cp -al "$src" "$tree" 2>/dev/null || { rm -rf "$tree" && cp -a "$src" "$tree"; }
 for f in drivers/Kconfig drivers/Makefile MAINTAINERS; do
 	cp --remove-destination "$src/$f" "$tree/$f"
 done
