@@ -71,9 +71,7 @@ for n in $(seq 1 100); do
 		2>/dev/null || errors=$((errors + 1))
 done
 echo "ok: submission swept: 100 dd runs, $errors failed cleanly"
-dd if=/tmp/data of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "writing without injection"
-dd if=/dev/v4blk0 of=/tmp/back bs=64k count=4 iflag=direct 2>/dev/null || fail "reading back"
-cmp /tmp/data /tmp/back || fail "data written after the sweep did not read back"
+round_trip 256 "after the sweep, without injection"
 echo "ok: the disk round-trips after the sweep"
 
 rmmod virtio4_blk && rmmod virtio4_pci || fail "unloading"

@@ -34,10 +34,7 @@ check_queue_cpus() {
 
 for mode in 0 1 2; do
 	load_virtio4_blk irq_mode=$mode
-	head -c 1048576 /dev/urandom >/tmp/p
-	dd if=/tmp/p of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "write, irq_mode=$mode"
-	dd if=/dev/v4blk0 of=/tmp/b bs=64k count=16 iflag=direct 2>/dev/null || fail "read, irq_mode=$mode"
-	cmp /tmp/p /tmp/b || fail "data mismatch with irq_mode=$mode"
+	round_trip 1024 "irq_mode=$mode"
 	grep 'virtio4\.0' /proc/interrupts
 	case $mode in
 	0) expect_eq "per-queue vector lines" 2 "$(grep -c 'virtio4\.0-requests' /proc/interrupts)"

@@ -24,10 +24,7 @@ expect_disk_gone
 
 host_step add
 wait_for /dev/v4blk0 300
-head -c 1048576 /dev/urandom >/tmp/p
-dd if=/tmp/p of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "writing the new disk"
-dd if=/dev/v4blk0 of=/tmp/b bs=64k count=16 iflag=direct 2>/dev/null || fail "reading the new disk"
-cmp /tmp/p /tmp/b || fail "1 MiB did not round-trip on the new disk"
+round_trip 1024 "the new disk"
 echo "ok: the disk added afterwards works"
 rmmod virtio4_blk && rmmod virtio4_pci || fail "unloading"
 kmemleak_check

@@ -370,6 +370,16 @@ hostile_blk() {
 	kmemleak_check
 }
 
+# round_trip KIB WHAT: write KIB KiB of random data to the start of /dev/v4blk0 (direct I/O,
+# 64 KiB requests), read it back and compare; fail naming WHAT otherwise.
+round_trip() {
+	head -c $(($1 * 1024)) /dev/urandom >/tmp/rt.out
+	dd if=/tmp/rt.out of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "writing ($2)"
+	dd if=/dev/v4blk0 of=/tmp/rt.in bs=64k count=$(($1 / 64)) iflag=direct 2>/dev/null ||
+		fail "reading back ($2)"
+	cmp /tmp/rt.out /tmp/rt.in || fail "$1 KiB did not round-trip ($2)"
+}
+
 # expect_disk_gone: wait up to 10 s for /dev/v4blk0 to go; fail unless it went and no device is
 # left on the virtio4 bus.
 expect_disk_gone() {
