@@ -494,17 +494,14 @@ static void v4net_get_stats64(struct net_device *dev,
 			      struct rtnl_link_stats64 *stats)
 {
 	struct v4net *net = netdev_priv(dev);
-	unsigned int start;
+	struct v4net_stats *rx = &net->rx_stats;
 
-	v4net_read_stats(&net->rx_stats, &stats->rx_packets, &stats->rx_bytes,
+	v4net_read_stats(rx, &stats->rx_packets, &stats->rx_bytes,
 			 &stats->rx_dropped);
 	v4net_read_stats(&net->tx_stats, &stats->tx_packets, &stats->tx_bytes,
 			 &stats->tx_dropped);
-	do {
-		start = u64_stats_fetch_begin(&net->rx_stats.syncp);
-		stats->rx_length_errors = u64_stats_read(&net->rx_stats.length_errors);
-		stats->rx_frame_errors = u64_stats_read(&net->rx_stats.frame_errors);
-	} while (u64_stats_fetch_retry(&net->rx_stats.syncp, start));
+	stats->rx_length_errors = v4net_read_stat(rx, &rx->length_errors);
+	stats->rx_frame_errors = v4net_read_stat(rx, &rx->frame_errors);
 	stats->rx_errors = stats->rx_length_errors + stats->rx_frame_errors;
 }
 
