@@ -143,22 +143,28 @@ void virtio4_device_ready(struct virtio4_device *vdev)
 {
 	u8 status = vdev->config->get_status(vdev);
 
+	/* What the driver set up before this is seen by its callbacks. */
+	smp_store_release(&vdev->ready, true);
 	if (!(status & VIRTIO_CONFIG_S_DRIVER_OK))
 		vdev->config->set_status(vdev, status | VIRTIO_CONFIG_S_DRIVER_OK);
 }
 EXPORT_SYMBOL_GPL(virtio4_device_ready);
 
+/*
+ * No device_lock here: remove runs under it and cancels this work, so
+ * waiting for it would deadlock the two. None is needed either: the work is
+ * queued only while config_enabled, which is set after the driver's probe
+ * and cleared (cancelling the work) before its remove, so the driver stays
+ * bound while it runs.
+ */
 static void virtio4_config_work(struct work_struct *work)
 {
 	struct virtio4_device *vdev =
 		container_of(work, struct virtio4_device, config_work);
-	struct virtio4_driver *drv;
+	struct virtio4_driver *drv = to_virtio4_driver(vdev->dev.driver);
 
-	device_lock(&vdev->dev);
-	drv = vdev->dev.driver ? to_virtio4_driver(vdev->dev.driver) : NULL;
-	if (drv && drv->config_changed)
+	if (drv->config_changed)
 		drv->config_changed(vdev);
-	device_unlock(&vdev->dev);
 }
 
 /**
@@ -245,6 +251,7 @@ static int virtio4_probe(struct device *dev)
 	struct virtio4_driver *drv = to_virtio4_driver(dev->driver);
 	int err;
 
+	WRITE_ONCE(vdev->ready, false);
 	vdev->config->reset(vdev);
 	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE |
 			   VIRTIO_CONFIG_S_DRIVER);
@@ -259,6 +266,7 @@ static int virtio4_probe(struct device *dev)
 	return 0;
 
 err_failed:
+	WRITE_ONCE(vdev->ready, false);
 	virtio4_add_status(vdev, VIRTIO_CONFIG_S_FAILED);
 	return err;
 }
@@ -270,6 +278,7 @@ static void virtio4_remove(struct device *dev)
 
 	virtio4_config_enable(vdev, false);
 	drv->remove(vdev);
+	WRITE_ONCE(vdev->ready, false);
 	vdev->config->reset(vdev);
 	virtio4_add_status(vdev, VIRTIO_CONFIG_S_ACKNOWLEDGE);
 }

@@ -16,6 +16,7 @@
  * reads the used index and flips the callback flag.
  */
 #include <linux/debugfs.h>
+#include <linux/kmemleak.h>
 #include <linux/dma-mapping.h>
 #include <linux/seq_file.h>
 #include <linux/module.h>
@@ -79,7 +80,7 @@ struct ring {
 	u16 last_used;		/* the next used index to read */
 	u16 avail_flags;
 	u64 spurious;		/* interrupts with nothing used */
-	u32 storm;		/* ... in a row */
+	struct virtio4_storm storm;	/* ... in a row */
 	struct dentry *debugfs;
 	char name[32];
 };
@@ -444,8 +445,15 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	trace_virtio4_used(r, data, id, used_len);
 	ring_detach(r, id);
 	WRITE_ONCE(r->last_used, r->last_used + 1);
-	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed)
-		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
+	/*
+	 * Ask for the next completion. A full barrier, not a plain store: the
+	 * next call reads used->idx, and a load passing this store would let
+	 * driver and device each see the other's old index (no interrupt).
+	 */
+	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
+		/* The store, then a full barrier. */
+		virt_store_mb(*ring_used_event(r), cpu_to_le16(r->last_used));
+	}
 	*len = used_len;
 	return data;
 }
@@ -490,6 +498,11 @@ static void ring_disable_callbacks(struct ring *r)
 		r->avail_flags |= VRING_AVAIL_F_NO_INTERRUPT;
 		WRITE_ONCE(r->avail->flags, cpu_to_le16(r->avail_flags));
 	}
+}
+
+static void ring_disable(struct virtio4_queue *vq)
+{
+	ring_disable_callbacks(to_ring(vq));
 }
 
 static bool ring_restart(struct virtio4_queue *vq)
@@ -545,15 +558,19 @@ static const struct virtio4_queue_ops ring_ops = {
 	.sync = ring_sync,
 	.get_buf = ring_get_buf,
 	.detach_buf = ring_detach_buf,
+	.disable = ring_disable,
 	.restart = ring_restart,
 	.restart_delayed = ring_restart_delayed,
 	.detach_unused = ring_detach_unused,
 };
 
-/* Tell the driver, through its callback, that the queue just broke. */
+/*
+ * Tell the driver, through its callback, that the queue just broke; before
+ * the device is ready the driver finds out from add_buf() instead.
+ */
 static void ring_notify_broken(struct ring *r)
 {
-	if (r->vq.cb)
+	if (r->vq.cb && virtio4_is_ready(r->vdev))
 		r->vq.cb(&r->vq);
 }
 
@@ -567,11 +584,11 @@ static void ring_notify_broken(struct ring *r)
 static irqreturn_t ring_spurious(struct ring *r)
 {
 	if (READ_ONCE(r->vq.broken))
-		return r->storm >= VIRTIO4_RING_STORM ? IRQ_HANDLED : IRQ_NONE;
-	if (++r->storm < VIRTIO4_RING_STORM)
+		return r->storm.count >= VIRTIO4_RING_STORM ? IRQ_HANDLED : IRQ_NONE;
+	if (virtio4_storm_add(&r->storm) < VIRTIO4_RING_STORM)
 		return IRQ_NONE;
 	ring_set_broken(r, "interrupt storm: %u interrupts in a row with nothing used",
-			r->storm);
+			r->storm.count);
 	ring_notify_broken(r);
 	return IRQ_HANDLED;
 }
@@ -580,11 +597,14 @@ static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 {
 	struct ring *r = to_ring(vq);
 
+	/* Before DRIVER_OK the driver's state may not be set up: not ours. */
+	if (unlikely(!virtio4_is_ready(r->vdev)))
+		return IRQ_NONE;
 	if (unlikely(!ring_more_used(r) || READ_ONCE(vq->broken))) {
 		r->spurious++;
 		return own ? ring_spurious(r) : IRQ_NONE;
 	}
-	r->storm = 0;
+	r->storm.count = 0;
 	vq->interrupts++;
 	trace_virtio4_interrupt(r, NULL, le16_to_cpu(READ_ONCE(r->used->idx)),
 				READ_ONCE(r->last_used));
@@ -646,8 +666,19 @@ static int ring_alloc(struct ring *r, unsigned int num)
 	if (!r->shadow || !r->buffers)
 		return -ENOMEM;
 	r->mem_size = ring_sizes(num, &avail_off, &used_off);
-	r->mem = dma_alloc_coherent(r->dma_dev, r->mem_size, &r->mem_dma,
-				    GFP_KERNEL);
+	/*
+	 * The ring's own addresses follow the same rule as the buffers': a
+	 * device without ACCESS_PLATFORM reads guest physical addresses, which
+	 * a DMA-API address is not once an IOMMU translates for the device.
+	 */
+	if (r->use_dma) {
+		r->mem = dma_alloc_coherent(r->dma_dev, r->mem_size, &r->mem_dma,
+					    GFP_KERNEL);
+	} else {
+		r->mem = alloc_pages_exact(r->mem_size, GFP_KERNEL | __GFP_ZERO);
+		if (r->mem)
+			r->mem_dma = virt_to_phys(r->mem);
+	}
 	if (!r->mem)
 		return -ENOMEM;
 	r->desc = r->mem;
@@ -660,8 +691,10 @@ static int ring_alloc(struct ring *r, unsigned int num)
 
 static void ring_free(struct ring *r)
 {
-	if (r->mem)
+	if (r->mem && r->use_dma)
 		dma_free_coherent(r->dma_dev, r->mem_size, r->mem, r->mem_dma);
+	else if (r->mem)
+		free_pages_exact(r->mem, r->mem_size);
 	kfree(r->buffers);
 	kfree(r->shadow);
 	kfree(r);
@@ -766,6 +799,37 @@ void virtio4_ring_del(struct virtio4_queue *vq)
 	ring_free(r);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_del);
+
+/**
+ * virtio4_ring_abandon - free a ring whose device may still use it
+ * @vq: a queue from virtio4_ring_new() whose device did not complete its reset.
+ *
+ * As virtio4_ring_del(), but the memory the device may still read or write
+ * (the ring itself and the indirect tables of outstanding buffers) is kept
+ * for good: leaked, with one log line, rather than freed under the device.
+ *
+ * Context: process context.
+ */
+void virtio4_ring_abandon(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int i, tables = 0;
+
+	for (i = 0; i < vq->num; i++) {
+		if (r->buffers[i].indirect) {
+			kmemleak_not_leak(r->buffers[i].indirect);
+			r->buffers[i].indirect = NULL;
+			tables++;
+		}
+	}
+	dev_warn(&r->vdev->dev, "queue %s: keeping %zu bytes of ring and %u indirect table(s) the device may still use\n",
+		 r->name, r->mem_size, tables);
+	if (!r->use_dma)
+		kmemleak_not_leak(r->mem);
+	r->mem = NULL;
+	virtio4_ring_del(vq);
+}
+EXPORT_SYMBOL_GPL(virtio4_ring_abandon);
 
 /**
  * virtio4_ring_layout - where the device finds the ring

@@ -24,7 +24,10 @@
  * serialises its own calls as the API says, and may make them in any
  * context. The device's io_lock (a mutex) serialises read(), write(), reset
  * and queue set-up and teardown, so no slot is BUSY while the driver resets
- * or frees. Completions reach the driver's callback from an irq_work, in
+ * or frees. No user page fault is taken under it: the device host's buffer
+ * is copied with page faults disabled, and a page not there is brought in
+ * with io_lock dropped (copy_fault_in()), so a buffer that faults for ever
+ * cannot hold up a reset or a removal. Completions reach the driver's callback from an irq_work, in
  * hard interrupt context as a device's interrupt would, never on the stack
  * of the writing process.
  */
@@ -36,12 +39,15 @@
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <uapi/linux/virtio_config.h>
 #include <virtio4/bus.h>
 #include <virtio4/host.h>
 #include <kunit/visibility.h>
 #include "copy.h"
+
+#define COPY_FAULT_TRIES 16	/* fault-ins of one read() or write() before -EFAULT */
 
 enum copy_state { SLOT_FREE, SLOT_ADDED, SLOT_PENDING, SLOT_BUSY, SLOT_DEVICE,
 		  SLOT_USED, SLOT_ORPHAN };
@@ -76,6 +82,7 @@ struct copy_queue {
 	spinlock_t lock;	/* protects the slots, the lists and the flags */
 	struct copy_slot *slots;
 	struct list_head free, added, pending, used;
+	struct list_head landed;	/* used by this write(), not yet published */
 	bool callbacks;		/* the driver wants callbacks */
 	bool dead;		/* the device host is gone */
 	struct irq_work irq;
@@ -91,7 +98,8 @@ struct copy_dev {
 	wait_queue_head_t wait;
 	bool signal;		/* something may be ready to read */
 	bool dead;		/* the file is closing */
-	bool registered;
+	bool registered;	/* on the bus; under config_lock */
+	bool change_pending;	/* a config change came before that */
 	struct work_struct register_work;
 	spinlock_t config_lock;	/* protects config, generation, status */
 	u8 config[VIRTIO4_HOST_CONFIG_SIZE];
@@ -301,6 +309,16 @@ static void *copy_detach_unused(struct virtio4_queue *vq)
 	return data;
 }
 
+static void copy_disable(struct virtio4_queue *vq)
+{
+	struct copy_queue *q = to_copy_queue(vq);
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	q->callbacks = false;
+	spin_unlock_irqrestore(&q->lock, flags);
+}
+
 static bool copy_restart(struct virtio4_queue *vq)
 {
 	struct copy_queue *q = to_copy_queue(vq);
@@ -319,6 +337,7 @@ static const struct virtio4_queue_ops copy_queue_ops = {
 	.sync = copy_sync,
 	.get_buf = copy_get_buf,
 	.detach_buf = copy_detach_buf,
+	.disable = copy_disable,
 	.restart = copy_restart,
 	.restart_delayed = copy_restart,	/* every completion is a message anyway */
 	.detach_unused = copy_detach_unused,
@@ -330,17 +349,17 @@ static void copy_interrupt(struct irq_work *work)
 	struct copy_queue *q = container_of(work, struct copy_queue, irq);
 	bool call;
 
+	/* Before DRIVER_OK the driver's state may not be set up. */
+	if (!virtio4_is_ready(&q->cd->vdev))
+		return;
 	spin_lock(&q->lock);
 	call = q->callbacks && !list_empty(&q->used);
 	spin_unlock(&q->lock);
 	if (!call)
 		return;
 	q->vq.interrupts++;
-	if (q->vq.cb && !q->vq.cb(&q->vq)) {
-		spin_lock(&q->lock);
-		q->callbacks = false;
-		spin_unlock(&q->lock);
-	}
+	if (q->vq.cb && !q->vq.cb(&q->vq))
+		copy_disable(&q->vq);
 }
 
 /* --- Queue set-up and teardown. --- */
@@ -399,6 +418,7 @@ static struct copy_queue *copy_queue_new(struct copy_dev *cd, unsigned int index
 	INIT_LIST_HEAD(&q->added);
 	INIT_LIST_HEAD(&q->pending);
 	INIT_LIST_HEAD(&q->used);
+	INIT_LIST_HEAD(&q->landed);
 	for (i = 0; i < num; i++)
 		list_add_tail(&q->slots[i].node, &q->free);
 	init_irq_work(&q->irq, copy_interrupt);
@@ -640,8 +660,12 @@ static ssize_t copy_read_status(struct copy_dev *cd, struct iov_iter *to)
 		return -ENOBUFS;
 	if (msg.out_len & VIRTIO_CONFIG_S_FEATURES_OK)
 		msg.token = cd->vdev.features;
-	if (copy_to_iter(&msg, sizeof(msg), to) != sizeof(msg))
+	n = copy_to_iter(&msg, sizeof(msg), to);
+	if (n != sizeof(msg)) {
+		iov_iter_revert(to, n);
 		return -EFAULT;
+	}
+	n = 0;
 	spin_lock_irq(&cd->config_lock);
 	if (reset)
 		cd->reset_due = false;
@@ -678,10 +702,11 @@ static ssize_t copy_read_buf(struct copy_dev *cd, struct copy_queue *q,
 			     struct iov_iter *to)
 {
 	struct virtio4_host_msg msg = { .type = VIRTIO4_HOST_MSG_BUF };
+	size_t start = iov_iter_count(to);
 	struct copy_slot *s;
 	int err = 0;
 
-	s = copy_take(q, iov_iter_count(to), &err);
+	s = copy_take(q, start, &err);
 	if (!s)
 		return err;
 	msg.queue = q->vq.index;
@@ -698,6 +723,7 @@ static ssize_t copy_read_buf(struct copy_dev *cd, struct copy_queue *q,
 		/* Back to the head of the line for the next read(). */
 		s->state = SLOT_PENDING;
 		list_add(&s->node, &q->pending);
+		iov_iter_revert(to, start - iov_iter_count(to));
 	} else {
 		s->state = SLOT_DEVICE;
 	}
@@ -736,16 +762,40 @@ static ssize_t copy_read_records(struct copy_dev *cd, struct iov_iter *to)
 	return total;
 }
 
+/*
+ * A page of the device host's buffer that is not there is brought in with
+ * io_lock dropped, never under it: a buffer that faults for ever (under
+ * userfaultfd, say) then holds up only the device host's own call, not the
+ * driver's reset or removal, which take io_lock. Returns 0 to try again.
+ */
+static int copy_fault_in(struct iov_iter *iter, bool writeable,
+			 unsigned int *tries)
+{
+	size_t want = iov_iter_count(iter);
+	size_t left = writeable ? fault_in_iov_iter_writeable(iter, want) :
+				  fault_in_iov_iter_readable(iter, want);
+
+	if (left == want || ++*tries > COPY_FAULT_TRIES)
+		return -EFAULT;
+	return 0;
+}
+
 static ssize_t copy_dev_read(struct copy_dev *cd, struct iov_iter *to,
 			     bool nonblock)
 {
+	unsigned int tries = 0;
 	ssize_t ret;
 
 	for (;;) {
 		if (mutex_lock_interruptible(&cd->io_lock))
 			return -ERESTARTSYS;
+		/* No fault is taken under io_lock: a short copy instead. */
+		pagefault_disable();
 		ret = copy_read_records(cd, to);
+		pagefault_enable();
 		mutex_unlock(&cd->io_lock);
+		if (ret == -EFAULT && !copy_fault_in(to, true, &tries))
+			continue;
 		if (ret)
 			return ret;
 		if (nonblock)
@@ -834,35 +884,81 @@ static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *do
 	} else {
 		s->used_len = done->len;
 		s->state = SLOT_USED;
-		list_add_tail(&s->node, &q->used);
+		list_add_tail(&s->node, &q->landed);
 	}
 	spin_unlock_irq(&q->lock);
-	if (!err)
-		irq_work_queue(&q->irq);
 	return err;
 }
 
-static ssize_t copy_dev_write(struct copy_dev *cd, struct iov_iter *from)
+/*
+ * Make the completions of one write() visible to the driver at once, as a
+ * device publishes its used index: a packet spread over several receive
+ * buffers is seen whole, never its first buffers without the rest.
+ */
+static void copy_publish(struct copy_dev *cd)
+{
+	unsigned int i;
+
+	for (i = 0; i < cd->nvqs; i++) {
+		struct copy_queue *q = cd->vqs[i];
+		bool any;
+
+		spin_lock_irq(&q->lock);
+		any = !list_empty(&q->landed);
+		list_splice_tail_init(&q->landed, &q->used);
+		spin_unlock_irq(&q->lock);
+		if (any)
+			irq_work_queue(&q->irq);
+	}
+}
+
+/* Take the next completion record of @from. Context: io_lock, no faults. */
+static int copy_write_record(struct copy_dev *cd, struct iov_iter *from)
 {
 	struct virtio4_host_done done;
+	size_t rec = iov_iter_count(from);
+	int err;
+
+	if (rec < sizeof(done)) {
+		copy_bad_input(cd, "short completion of %zu bytes", rec);
+		return -EINVAL;
+	}
+	pagefault_disable();
+	if (copy_from_iter(&done, sizeof(done), from) != sizeof(done))
+		err = -EFAULT;
+	else
+		err = copy_complete(cd, &done, from);
+	pagefault_enable();
+	/* To be taken again whole once its pages are in. */
+	if (err == -EFAULT)
+		iov_iter_revert(from, rec - iov_iter_count(from));
+	return err;
+}
+
+/*
+ * Completions are published when the write() ends (copy_publish()), also
+ * across a fault-in with io_lock dropped, so that a packet's buffers reach
+ * the driver together.
+ */
+static ssize_t copy_dev_write(struct copy_dev *cd, struct iov_iter *from)
+{
 	size_t start = iov_iter_count(from), taken = 0;
+	unsigned int tries = 0;
 	int err = 0;
 
 	if (mutex_lock_interruptible(&cd->io_lock))
 		return -ERESTARTSYS;
 	while (iov_iter_count(from) && !err) {
-		if (iov_iter_count(from) < sizeof(done)) {
-			copy_bad_input(cd, "short completion of %zu bytes",
-				       iov_iter_count(from));
-			err = -EINVAL;
-		} else if (copy_from_iter(&done, sizeof(done), from) != sizeof(done)) {
-			err = -EFAULT;
-		} else {
-			err = copy_complete(cd, &done, from);
+		err = copy_write_record(cd, from);
+		if (err == -EFAULT) {
+			mutex_unlock(&cd->io_lock);
+			err = copy_fault_in(from, false, &tries);
+			mutex_lock(&cd->io_lock);
 		}
 		if (!err)
 			taken = start - iov_iter_count(from);
 	}
+	copy_publish(cd);
 	mutex_unlock(&cd->io_lock);
 	return taken ? taken : err;
 }
@@ -961,11 +1057,35 @@ static void copy_register_work(struct work_struct *work)
 	struct copy_dev *cd = container_of(work, struct copy_dev, register_work);
 
 	/* The bus probes the driver here, which may wait for the device host. */
+	bool pending;
+
 	if (virtio4_register_device(&cd->vdev)) {
 		dev_err(&cd->vdev.dev, "cannot add the device to the bus\n");
 		return;
 	}
+	spin_lock_irq(&cd->config_lock);
 	cd->registered = true;
+	pending = cd->change_pending;
+	spin_unlock_irq(&cd->config_lock);
+	if (pending)
+		virtio4_config_changed(&cd->vdev);
+}
+
+/*
+ * Tell the driver that the configuration or status changed. Not before the
+ * device is on the bus: the bus's state for it (its lock, its work) is set
+ * up there. A change before that is told once it is.
+ */
+static void copy_config_changed(struct copy_dev *cd)
+{
+	bool registered;
+
+	spin_lock_irq(&cd->config_lock);
+	registered = cd->registered;
+	cd->change_pending = !registered;
+	spin_unlock_irq(&cd->config_lock);
+	if (registered)
+		virtio4_config_changed(&cd->vdev);
 }
 
 static struct miscdevice copy_misc;
@@ -1021,7 +1141,7 @@ static long copy_ioctl_config(struct copy_dev *cd, void __user *arg)
 	cd->generation++;
 	spin_unlock_irq(&cd->config_lock);
 	kfree(c);
-	virtio4_config_changed(&cd->vdev);
+	copy_config_changed(cd);
 	return 0;
 }
 
@@ -1031,7 +1151,7 @@ static long copy_ioctl_needs_reset(struct copy_dev *cd)
 	spin_lock_irq(&cd->config_lock);
 	cd->status |= VIRTIO_CONFIG_S_NEEDS_RESET;
 	spin_unlock_irq(&cd->config_lock);
-	virtio4_config_changed(&cd->vdev);
+	copy_config_changed(cd);
 	return 0;
 }
 

@@ -25,6 +25,8 @@
 
 enum vp_irq_mode { VP_IRQ_PER_QUEUE, VP_IRQ_SHARED, VP_IRQ_INTX };
 
+#define VP_RESET_WAIT_MS 10000	/* how long a present device may take to reset */
+
 static unsigned int irq_mode;
 module_param(irq_mode, uint, 0444);
 MODULE_PARM_DESC(irq_mode,
@@ -57,7 +59,8 @@ struct vp_device {
 	unsigned int nvqs;
 	struct vp_queue *queues;
 	bool irqs_requested;
-	u32 storm;	/* shared interrupts in a row with nothing used */
+	struct virtio4_storm storm;	/* shared interrupts in a row with nothing used */
+	bool reset_failed;	/* a reset never completed: keep what it may use */
 	struct dentry *break_file;	/* debugfs: break every queue, for tests */
 };
 
@@ -125,6 +128,13 @@ static void vp_set(struct virtio4_device *vdev, unsigned int offset,
 		memcpy(&l, buf, 4);
 		iowrite32(le32_to_cpu(l), p);
 		break;
+	case 8:
+		/* As two 32-bit halves, low first, as virtio 1.x asks. */
+		memcpy(&l, buf, 4);
+		iowrite32(le32_to_cpu(l), p);
+		memcpy(&l, buf + 4, 4);
+		iowrite32(le32_to_cpu(l), p + 4);
+		break;
 	default:
 		for (i = 0; i < len; i++)
 			iowrite8(((const u8 *)buf)[i], p + i);
@@ -146,19 +156,29 @@ static void vp_set_status(struct virtio4_device *vdev, u8 status)
 	iowrite8(status, &to_vp(vdev)->common->device_status);
 }
 
+/*
+ * The reset is done when the device reads back 0, and only then may the
+ * memory it used be freed. A device that is gone (surprise removal) can use
+ * nothing more: no wait. One that stays present and does not finish within
+ * VP_RESET_WAIT_MS is given up: reset_failed makes del_vqs keep (leak) the
+ * rings it may still write.
+ */
 static void vp_reset(struct virtio4_device *vdev)
 {
 	struct vp_device *vp = to_vp(vdev);
 	unsigned int waited;
 
 	iowrite8(0, &vp->common->device_status);
-	/* The reset is done when the device reads back 0. */
 	for (waited = 0; ioread8(&vp->common->device_status); waited++) {
-		if (waited == 1000) {
-			dev_err(&vdev->dev, "device does not complete its reset\n");
+		if (!pci_device_is_present(vp->pdev))
+			break;
+		if (waited == VP_RESET_WAIT_MS) {
+			dev_err(&vdev->dev, "device does not complete its reset in %u ms: its rings will be kept, not freed\n",
+				VP_RESET_WAIT_MS);
+			vp->reset_failed = true;
 			break;
 		}
-		usleep_range(1000, 2000);
+		usleep_range(1000, 1100);
 	}
 	/* No handler may still be running on the old state. */
 	if (vp->irqs_requested)
@@ -221,13 +241,13 @@ static irqreturn_t vp_queues_irq(int irq, void *data)
 		    virtio4_ring_shared_interrupt(vp->queues[i].vq) == IRQ_HANDLED)
 			ret = IRQ_HANDLED;
 	if (ret == IRQ_HANDLED) {
-		vp->storm = 0;
+		vp->storm.count = 0;
 		return ret;
 	}
 	/* Claimed or not, as the ring does for a queue's own vector. */
-	if (vp->storm >= VIRTIO4_RING_STORM)
+	if (vp->storm.count >= VIRTIO4_RING_STORM)
 		return IRQ_HANDLED;
-	if (++vp->storm < VIRTIO4_RING_STORM)
+	if (virtio4_storm_add(&vp->storm) < VIRTIO4_RING_STORM)
 		return IRQ_NONE;
 	for (i = 0; i < vp->nvqs; i++)
 		if (vp->queues[i].vq)
@@ -255,7 +275,7 @@ static irqreturn_t vp_intx_irq(int irq, void *data)
  * vector 0, is never spread).
  */
 static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
-			    struct irq_affinity *spread)
+			    struct irq_affinity *spread, enum vp_irq_mode best)
 {
 	struct irq_affinity desc = { .pre_vectors = 1 };
 	unsigned int flags = PCI_IRQ_MSIX;
@@ -267,13 +287,13 @@ static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
 	}
 	vp->nvectors = nvqs + 1;
 	vp->mode = VP_IRQ_PER_QUEUE;
-	if (irq_mode == 0 &&
+	if (best == VP_IRQ_PER_QUEUE &&
 	    pci_alloc_irq_vectors_affinity(pdev, nvqs + 1, nvqs + 1, flags,
 					   spread ? &desc : NULL) > 0)
 		return 0;
 	vp->nvectors = 2;
 	vp->mode = VP_IRQ_SHARED;
-	if (irq_mode <= 1 && pci_alloc_irq_vectors(pdev, 2, 2, PCI_IRQ_MSIX) > 0)
+	if (best <= VP_IRQ_SHARED && pci_alloc_irq_vectors(pdev, 2, 2, PCI_IRQ_MSIX) > 0)
 		return 0;
 	vp->nvectors = 1;
 	vp->mode = VP_IRQ_INTX;
@@ -359,9 +379,14 @@ static void vp_del_queues(struct vp_device *vp)
 {
 	unsigned int i;
 
-	for (i = 0; i < vp->nvqs; i++)
-		if (vp->queues[i].vq)
+	for (i = 0; i < vp->nvqs; i++) {
+		if (!vp->queues[i].vq)
+			continue;
+		if (vp->reset_failed)
+			virtio4_ring_abandon(vp->queues[i].vq);
+		else
 			virtio4_ring_del(vp->queues[i].vq);
+	}
 	kfree(vp->queues);
 	vp->queues = NULL;
 	vp->nvqs = 0;
@@ -474,27 +499,27 @@ static const struct file_operations vp_break_fops = {
 	.llseek = no_llseek,
 };
 
-static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
-		       struct virtio4_queue *vqs[],
-		       virtio4_callback_t *callbacks[],
-		       const char * const names[],
-		       struct irq_affinity *spread)
+/*
+ * The queues with interrupts of the @best mode the device allows, or a
+ * lesser one: -EBUSY when the device refused an MSI-X vector (then nothing
+ * is left set up, and a lesser mode may do).
+ */
+static int vp_find_vqs_mode(struct vp_device *vp, unsigned int nvqs,
+			    struct virtio4_queue *vqs[],
+			    virtio4_callback_t *callbacks[],
+			    const char * const names[],
+			    struct irq_affinity *spread, enum vp_irq_mode best)
 {
-	struct vp_device *vp = to_vp(vdev);
-	unsigned int i, avail = ioread16(&vp->common->num_queues);
+	struct virtio4_device *vdev = &vp->vdev;
+	unsigned int i;
 	int err;
 
-	if (nvqs > avail) {
-		dev_err(&vdev->dev, "driver wants %u queues, device has %u\n",
-			nvqs, avail);
-		return -ENOENT;
-	}
 	vp->queues = kcalloc(nvqs, sizeof(*vp->queues), GFP_KERNEL);
 	if (!vp->queues)
 		return -ENOMEM;
 	vp->nvqs = nvqs;
-	vp->storm = 0;
-	err = vp_alloc_vectors(vp, nvqs, spread);
+	vp->storm.count = 0;
+	err = vp_alloc_vectors(vp, nvqs, spread, best);
 	if (err)
 		goto err_queues;
 	if (vp->mode != VP_IRQ_INTX) {
@@ -527,6 +552,33 @@ err_vectors:
 err_queues:
 	vp_del_queues(vp);
 	return err;
+}
+
+static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
+		       struct virtio4_queue *vqs[],
+		       virtio4_callback_t *callbacks[],
+		       const char * const names[],
+		       struct irq_affinity *spread)
+{
+	struct vp_device *vp = to_vp(vdev);
+	unsigned int avail = ioread16(&vp->common->num_queues);
+	enum vp_irq_mode best = min_t(unsigned int, irq_mode, VP_IRQ_INTX);
+	int err;
+
+	if (nvqs > avail) {
+		dev_err(&vdev->dev, "driver wants %u queues, device has %u\n",
+			nvqs, avail);
+		return -ENOENT;
+	}
+	/* A refused vector: fall back to a shared vector, then to INTx. */
+	for (;;) {
+		err = vp_find_vqs_mode(vp, nvqs, vqs, callbacks, names, spread, best);
+		if (err != -EBUSY || vp->mode == VP_IRQ_INTX)
+			return err;
+		best = vp->mode + 1;
+		dev_warn(&vdev->dev, "falling back to %s\n",
+			 best == VP_IRQ_SHARED ? "one shared MSI-X vector" : "INTx");
+	}
 }
 
 static const struct cpumask *vp_get_vq_affinity(struct virtio4_device *vdev,
@@ -570,10 +622,11 @@ static void __iomem *vp_map_cap(struct vp_device *vp, u8 type, size_t min_len,
 			continue;
 		pci_read_config_dword(pdev, pos + VIRTIO_PCI_CAP_OFFSET, &offset);
 		pci_read_config_dword(pdev, pos + VIRTIO_PCI_CAP_LENGTH, &length);
+		/* An unusable one may be followed by a good one of its type. */
 		if (length < min_len || (u64)offset + length > pci_resource_len(pdev, bar)) {
-			dev_err(&pdev->dev, "virtio capability %u: %u+%u outside BAR %u\n",
-				type, offset, length, bar);
-			return NULL;
+			dev_warn(&pdev->dev, "virtio capability %u: %u+%u outside BAR %u, skipped\n",
+				 type, offset, length, bar);
+			continue;
 		}
 		vp->bars |= BIT(bar);
 		if (len)

@@ -98,6 +98,9 @@ struct virtio4_config_ops {
  * @config_lock: protects @config_enabled and @config_pending.
  * @config_enabled: the driver is bound and wants config_changed() calls.
  * @config_pending: a change arrived while they were disabled.
+ * @ready: DRIVER_OK was set (virtio4_device_ready()): the driver has set up
+ *	what its callbacks read, so transports deliver interrupts from now on.
+ *	Cleared when a driver starts probing and after it is removed.
  * @debugfs: the device's directory in debugfs (virtio4/virtio4.<index>),
  *	where its queues show their state; NULL when not on the bus.
  * @priv: for the driver's use.
@@ -112,6 +115,7 @@ struct virtio4_device {
 	spinlock_t config_lock;	/* protects config_enabled, config_pending */
 	bool config_enabled;
 	bool config_pending;
+	bool ready;
 	struct dentry *debugfs;
 	void *priv;
 };
@@ -165,6 +169,23 @@ static inline bool virtio4_has_feature(const struct virtio4_device *vdev,
 				       unsigned int bit)
 {
 	return bit < 64 && (vdev->features & BIT_ULL(bit));
+}
+
+/**
+ * virtio4_is_ready - may the device's interrupts reach its driver?
+ * @vdev: the device.
+ *
+ * A transport (or queue implementation) drops a queue interrupt that comes
+ * before DRIVER_OK: the driver may not have set up what its callback reads.
+ * Pairs with the release in virtio4_device_ready().
+ *
+ * Context: any context.
+ * Return: true once the driver called virtio4_device_ready().
+ */
+static inline bool virtio4_is_ready(struct virtio4_device *vdev)
+{
+	/* Pairs with the release in virtio4_device_ready(). */
+	return smp_load_acquire(&vdev->ready);
 }
 
 int virtio4_register_device(struct virtio4_device *vdev);

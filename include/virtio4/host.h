@@ -134,6 +134,6 @@ struct virtio4_host_done {
 };
 
 /* Records are padded to this alignment. */
-#define VIRTIO4_HOST_ALIGN(n)	(((n) + 7) & ~7U)
+#define VIRTIO4_HOST_ALIGN(n)	(((n) + 7) & ~(__typeof__(n))7)
 
 #endif /* _VIRTIO4_HOST_H */

@@ -9,13 +9,44 @@
 #define _VIRTIO4_RING_H
 
 #include <linux/interrupt.h>
+#include <linux/jiffies.h>
 #include <virtio4/bus.h>
 
 /*
  * Interrupts in a row with nothing used after which a queue with a vector
- * of its own is broken (Linux disables a line after 99,900 of 100,000).
+ * of its own is broken (Linux disables a line after 99,900 of 100,000),
+ * each no more than VIRTIO4_RING_STORM_GAP after the one before: a gap
+ * starts the count again, as the kernel's spurious-interrupt detector does,
+ * so that a healthy queue whose used buffers a poller collects first, now
+ * and then, never adds up to a storm.
  */
 #define VIRTIO4_RING_STORM 10000
+#define VIRTIO4_RING_STORM_GAP (HZ / 10)
+
+/**
+ * struct virtio4_storm - a run of interrupts that found nothing to do
+ * @count: how many, in a row.
+ * @last: when the last of them came (jiffies).
+ */
+struct virtio4_storm {
+	u32 count;
+	unsigned long last;
+};
+
+/**
+ * virtio4_storm_add - count one more interrupt that found nothing to do
+ * @s: the run.
+ *
+ * Context: the interrupt handler.
+ * Return: the length of the run, this one included.
+ */
+static inline u32 virtio4_storm_add(struct virtio4_storm *s)
+{
+	if (time_after(jiffies, s->last + VIRTIO4_RING_STORM_GAP))
+		s->count = 0;
+	s->last = jiffies;
+	return ++s->count;
+}
 
 /**
  * typedef virtio4_notify_t - a transport's "kick": tell the device a queue has buffers
@@ -45,6 +76,7 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 				       virtio4_callback_t *callback,
 				       const char *name);
 void virtio4_ring_del(struct virtio4_queue *vq);
+void virtio4_ring_abandon(struct virtio4_queue *vq);
 void virtio4_ring_layout(struct virtio4_queue *vq,
 			 struct virtio4_ring_layout *layout);
 irqreturn_t virtio4_ring_interrupt(struct virtio4_queue *vq);

@@ -35,6 +35,13 @@ struct virtio4_queue;
  * @detach_buf: take back a buffer the device has not used, by its token
  *	(usually at shutdown, with the device reset). Returns 0, or -ENOENT
  *	when no such buffer is outstanding.
+ * @disable: this project's addition: turn callbacks off, as a callback
+ *	returning false does, until @restart. The one operation that may run
+ *	beside others on the same queue: a callback calls it before it hands
+ *	the work to a context that may @restart the queue at once (NAPI, on
+ *	another CPU), and then returns true, so that the restart stays in
+ *	force. A callback that returned false after that hand-over could turn
+ *	callbacks off after the restart, with nobody left to turn them on.
  * @restart: re-enable callbacks after the callback returned false. Returns
  *	false, leaving callbacks disabled, when used buffers are already
  *	pending: the driver must collect them first and try again.
@@ -57,6 +64,7 @@ struct virtio4_queue_ops {
 	void (*sync)(struct virtio4_queue *vq);
 	void *(*get_buf)(struct virtio4_queue *vq, unsigned int *len);
 	int (*detach_buf)(struct virtio4_queue *vq, void *data);
+	void (*disable)(struct virtio4_queue *vq);
 	bool (*restart)(struct virtio4_queue *vq);
 	bool (*restart_delayed)(struct virtio4_queue *vq);
 	void *(*detach_unused)(struct virtio4_queue *vq);
@@ -66,8 +74,9 @@ struct virtio4_queue_ops {
  * struct virtio4_queue - a queue for virtual I/O
  * @ops: the operations of the queue's implementation.
  * @cb: set by the driver: called (in interrupt context) when buffers have
- *	been used. Returning false disables further callbacks until
- *	@ops->restart succeeds.
+ *	been used, once the device is ready (DRIVER_OK). Returning false
+ *	disables further callbacks until @ops->restart succeeds; returning true
+ *	leaves them as the callback left them (on, or off by @ops->disable).
  * @priv: for the driver's use.
  * @index: the queue's number within its device.
  * @num: the number of descriptors: the most buffer elements that can be

@@ -78,6 +78,33 @@ void iov_iter_advance(struct iov_iter *i, size_t bytes)
 	}
 }
 
+void iov_iter_revert(struct iov_iter *i, size_t bytes)
+{
+	i->count += bytes;
+	while (bytes) {
+		size_t n = min(bytes, i->iov_offset);
+
+		i->iov_offset -= n;
+		bytes -= n;
+		if (bytes) {
+			i->kvec--;
+			i->nr_segs++;
+			i->iov_offset = i->kvec->iov_len;
+		}
+	}
+}
+
+/* Kernel buffers: every byte is there. */
+size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes)
+{
+	return 0;
+}
+
+size_t fault_in_iov_iter_writeable(const struct iov_iter *i, size_t bytes)
+{
+	return 0;
+}
+
 void *memdup_user(const void *src, size_t len)
 {
 	void *p = kmalloc(len, GFP_KERNEL);

@@ -44,6 +44,8 @@ struct api {
 	struct virtio4_queue *vq;
 	unsigned int callbacks;
 	bool cb_result;
+	unsigned int collected;	/* by api_handoff_callback() */
+	bool restarted;
 	u8 *bufs;		/* API_NUM * 2 buffers of API_OUT + API_IN bytes */
 	/* Ring. */
 	struct device *dma_dev;
@@ -83,6 +85,7 @@ static int ring_init(struct kunit *test, struct api *a)
 	if (dma_set_mask_and_coherent(a->dma_dev, DMA_BIT_MASK(64)))
 		return -EIO;
 	a->ring_vdev.features = BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
+	a->ring_vdev.ready = true;	/* the test is the bus: DRIVER_OK */
 	a->vq = virtio4_ring_new(&a->ring_vdev, a->dma_dev, 0, API_NUM,
 				 ring_notify, a, api_callback, "kunit");
 	if (IS_ERR(a->vq))
@@ -157,6 +160,7 @@ static int copy_init(struct kunit *test, struct api *a)
 		virtio4_copy_test_destroy(a->copy_vdev);
 		return err;
 	}
+	a->copy_vdev->ready = true;	/* the test is the bus: DRIVER_OK */
 	a->vq = vqs[0];
 	return 0;
 }
@@ -432,6 +436,63 @@ static void restart_true_when_nothing_pending(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, a->vq->ops->restart(a->vq));
 }
 
+/*
+ * A callback that hands the work on, as to NAPI: it turns callbacks off,
+ * the poll (run at once here, as on another CPU) collects and restarts the
+ * queue, and the callback returns true. The restart must stay in force: a
+ * callback returning false after the hand-over would turn callbacks off
+ * behind the poll's back, with nothing left to collect the next buffer.
+ */
+static bool api_handoff_callback(struct virtio4_queue *vq)
+{
+	struct api *a = vq->priv;
+	unsigned int len;
+
+	a->callbacks++;
+	vq->ops->disable(vq);
+	while (vq->ops->get_buf(vq, &len))
+		a->collected++;
+	a->restarted = vq->ops->restart(vq);
+	return true;
+}
+
+static void handoff_restart_stays_in_force(struct kunit *test)
+{
+	struct api *a = test->priv;
+
+	a->vq->cb = api_handoff_callback;
+	KUNIT_ASSERT_EQ(test, api_add(a, 1), 0);
+	KUNIT_ASSERT_EQ(test, api_add(a, 2), 0);
+	api_use_next(test, 0);
+	a->impl->interrupt(a);
+	KUNIT_EXPECT_EQ(test, a->callbacks, 1U);
+	KUNIT_EXPECT_EQ(test, a->collected, 1U);
+	KUNIT_EXPECT_TRUE(test, a->restarted);
+	api_use_next(test, 0);
+	a->impl->interrupt(a);
+	KUNIT_EXPECT_EQ(test, a->callbacks, 2U);
+	KUNIT_EXPECT_EQ(test, a->collected, 2U);
+}
+
+/* disable() holds until restart(), whatever the callback returns. */
+static void disable_holds_until_restart(struct kunit *test)
+{
+	struct api *a = test->priv;
+	unsigned int len;
+
+	KUNIT_ASSERT_EQ(test, api_add(a, 1), 0);
+	KUNIT_ASSERT_EQ(test, api_add(a, 2), 0);
+	a->vq->ops->disable(a->vq);
+	api_use_next(test, 0);
+	a->impl->interrupt(a);
+	KUNIT_EXPECT_EQ(test, a->callbacks, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, api_get(a, &len), (void *)1UL);
+	KUNIT_EXPECT_TRUE(test, a->vq->ops->restart(a->vq));
+	api_use_next(test, 0);
+	a->impl->interrupt(a);
+	KUNIT_EXPECT_EQ(test, a->callbacks, 1U);
+}
+
 static void polling_with_callbacks_off(struct kunit *test)
 {
 	struct api *a = test->priv;
@@ -466,6 +527,8 @@ static struct kunit_case api_ring_cases[] = {
 	KUNIT_CASE(callbacks_stop_after_false),
 	KUNIT_CASE(restart_true_when_nothing_pending),
 	KUNIT_CASE(polling_with_callbacks_off),
+	KUNIT_CASE(handoff_restart_stays_in_force),
+	KUNIT_CASE(disable_holds_until_restart),
 	{}
 };
 
@@ -478,6 +541,8 @@ static struct kunit_case api_copy_cases[] = {
 	KUNIT_CASE(callbacks_stop_after_false),
 	KUNIT_CASE(restart_true_when_nothing_pending),
 	KUNIT_CASE(polling_with_callbacks_off),
+	KUNIT_CASE(handoff_restart_stays_in_force),
+	KUNIT_CASE(disable_holds_until_restart),
 	{}
 };
 

@@ -9,6 +9,7 @@
  * test guests), so a descriptor's address is a physical address.
  */
 #include <kunit/test.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
@@ -75,6 +76,7 @@ static int rt_init(struct kunit *test)
 	rt->dma_dev->dma_mask = &rt->dma_dev->coherent_dma_mask;
 	KUNIT_ASSERT_EQ(test, dma_set_mask_and_coherent(rt->dma_dev, DMA_BIT_MASK(64)), 0);
 	rt->cb_result = true;
+	rt->vdev.ready = true;	/* the test is the bus: DRIVER_OK */
 	rt_new(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
 	return 0;
 }
@@ -176,6 +178,24 @@ static void interrupt_with_nothing_used_is_spurious(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_NONE);
 	KUNIT_EXPECT_EQ(test, rt->callbacks, 0U);
+}
+
+/*
+ * Before DRIVER_OK no interrupt reaches the driver: its callback would read
+ * state that a driver sets up after find_vqs() (its queue's priv).
+ */
+static void no_callback_before_device_ready(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	rt->vdev.ready = false;
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	dev_push(rt, dev_pop(rt), 8);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_NONE);
+	virtio4_ring_break(rt->vq, "kunit: broken before ready");
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 0U);
+	rt->vdev.ready = true;
+	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
 }
 
 static void event_idx_suppresses_kicks(struct kunit *test)
@@ -375,6 +395,21 @@ static void interrupt_storm_breaks_queue(struct kunit *test)
 	expect_broken(test);
 }
 
+/* Empty interrupts with a pause between them are no storm: the run starts again. */
+static void interrupt_run_with_a_gap_is_no_storm(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	unsigned int i;
+
+	for (i = 1; i < VIRTIO4_RING_STORM; i++)
+		virtio4_ring_interrupt(rt->vq);
+	msleep(jiffies_to_msecs(VIRTIO4_RING_STORM_GAP) + 50);
+	for (i = 1; i < VIRTIO4_RING_STORM; i++)
+		virtio4_ring_interrupt(rt->vq);
+	KUNIT_EXPECT_FALSE(test, rt->vq->broken);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 0U);
+}
+
 /* A used buffer ends a run of empty interrupts; a shared vector never storms. */
 static void used_buffer_or_shared_vector_is_no_storm(struct kunit *test)
 {
@@ -427,6 +462,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(device_sees_out_then_in),
 	KUNIT_CASE(completion_after_detach_breaks_queue),
 	KUNIT_CASE(interrupt_with_nothing_used_is_spurious),
+	KUNIT_CASE(no_callback_before_device_ready),
 	KUNIT_CASE(event_idx_suppresses_kicks),
 	KUNIT_CASE(restart_delayed_marks_three_quarters),
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
@@ -438,6 +474,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(used_index_jump_breaks),
 	KUNIT_CASE(used_index_backwards_breaks),
 	KUNIT_CASE(interrupt_storm_breaks_queue),
+	KUNIT_CASE(interrupt_run_with_a_gap_is_no_storm),
 	KUNIT_CASE(used_buffer_or_shared_vector_is_no_storm),
 	KUNIT_CASE(transport_break_tells_driver_once),
 	KUNIT_CASE(bad_queue_sizes_refused),

@@ -341,12 +341,12 @@ stop_host() {
 	expect_eq "devices left on the virtio4 bus" "$left" "$(ls /sys/bus/virtio4/devices | wc -l)"
 }
 
-# hostile_blk MODE LOG_PATTERN: a device host that misbehaves (--misbehave MODE:64, after 64
-# good completions, so the probe's reads succeed) under a 2 s request timeout: 16 MiB of direct
-# writes must fail within 5 s, the kernel must say why (LOG_PATTERN), the disk must go away with
+# hostile_blk MODE LOG_PATTERN [LIMIT]: a device host that misbehaves (--misbehave MODE:64, after
+# 64 good completions, so the probe's reads succeed) under a 2 s request timeout: 16 MiB of direct
+# writes must fail within LIMIT s (5 by default), the kernel must say why (LOG_PATTERN), the disk must go away with
 # its host and the modules unload, and kmemleak must find nothing. Prints the seconds taken.
 hostile_blk() {
-	local mode=$1 pattern=$2 start took
+	local mode=$1 pattern=$2 limit=${3:-5} start took
 	kmemleak_start
 	modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
 	truncate -s 64M /tmp/disk.img
@@ -359,7 +359,7 @@ hostile_blk() {
 	fi
 	took=$(($(date +%s) - start))
 	echo "ok: the writes failed after $took s: $(tail -n 1 /tmp/dd.err)"
-	[ "$took" -le 5 ] || fail "the I/O took $took s to fail"
+	[ "$took" -le "$limit" ] || fail "the I/O took $took s to fail (at most $limit)"
 	expect_log "the kernel's reason" "$pattern"
 	dd if=/dev/v4blk0 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null &&
 		fail "a read succeeded on a disk given up"
@@ -370,12 +370,13 @@ hostile_blk() {
 	kmemleak_check
 }
 
-# round_trip KIB WHAT: write KIB KiB of random data to the start of /dev/v4blk0 (direct I/O,
-# 64 KiB requests), read it back and compare; fail naming WHAT otherwise.
+# round_trip KIB WHAT [DISK]: write KIB KiB of random data to the start of DISK (/dev/v4blk0 by
+# default; direct I/O, 64 KiB requests), read it back and compare; fail naming WHAT otherwise.
 round_trip() {
+	local disk=${3:-/dev/v4blk0}
 	head -c $(($1 * 1024)) /dev/urandom >/tmp/rt.out
-	dd if=/tmp/rt.out of=/dev/v4blk0 bs=64k oflag=direct 2>/dev/null || fail "writing ($2)"
-	dd if=/dev/v4blk0 of=/tmp/rt.in bs=64k count=$(($1 / 64)) iflag=direct 2>/dev/null ||
+	dd if=/tmp/rt.out of="$disk" bs=64k oflag=direct 2>/dev/null || fail "writing ($2)"
+	dd if="$disk" of=/tmp/rt.in bs=64k count=$(($1 / 64)) iflag=direct 2>/dev/null ||
 		fail "reading back ($2)"
 	cmp /tmp/rt.out /tmp/rt.in || fail "$1 KiB did not round-trip ($2)"
 }

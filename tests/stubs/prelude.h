@@ -44,4 +44,11 @@ struct va_format {
 };
 
 struct device_driver { const char *name; };
+
+#ifndef smp_load_acquire
+#define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#endif
+#ifndef smp_store_release
+#define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#endif
 #endif

@@ -4,6 +4,8 @@
  *
  *   virtio4-bad-input blk DEVICE   block ioctls with bad arguments, I/O at and past the end
  *   virtio4-bad-input host         malformed use of /dev/virtio4-host
+ *   virtio4-bad-input host-stuck   a device host (a NIC) whose read() buffer faults for ever
+ *                                  (userfaultfd, never resolved): blocks until killed
  *
  * Each call must fail with the expected errno (or, where the kernel may take it, succeed);
  * "ok: ..." per check, "FAIL: ..." and exit status 1 at the first surprise. Whether the
@@ -14,11 +16,15 @@
 #include <linux/fs.h>
 #include <linux/blkpg.h>
 #include <linux/hdreg.h>
+#include <linux/userfaultfd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <virtio4/host.h>
 
@@ -169,6 +175,44 @@ static void host_garbage_writes(int fd)
 		fail("too few garbage writes were refused", refused);
 }
 
+/*
+ * Config changes at once after CREATE, before the device is on the bus (its
+ * registration runs from a work): a child sharing the file keeps trying
+ * SET_CONFIG (ENODEV until the device exists) while the parent creates it,
+ * then sends NEEDS_RESET. Both are taken, and told to the driver later.
+ */
+static void host_change_at_create(void)
+{
+	struct virtio4_host_create c = {
+		.device_id = 0x7777, .num_queues = 1, .queue_size = { 4 }, .config_len = 8,
+	};
+	struct virtio4_host_config cfg = { .offset = 0, .len = 4 };
+	int fd = open("/dev/virtio4-host", O_RDWR | O_NONBLOCK);
+	unsigned long tries = 0;
+	int status;
+	pid_t child;
+
+	if (fd < 0)
+		fail("open /dev/virtio4-host", fd);
+	child = fork();
+	if (child < 0)
+		fail("fork", child);
+	if (!child) {
+		while (ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg)) {
+			if (errno != ENODEV || ++tries > 100000000UL)
+				_exit(1);
+		}
+		_exit(ioctl(fd, VIRTIO4_HOST_NEEDS_RESET) ? 2 : 0);
+	}
+	usleep(10000);	/* the child is trying by now */
+	expect_ret("CREATE while SET_CONFIG is tried", ioctl(fd, VIRTIO4_HOST_CREATE, &c), 0);
+	if (waitpid(child, &status, 0) != child)
+		fail("waitpid", -1);
+	expect_ret("SET_CONFIG and NEEDS_RESET right after CREATE (child's exit status)",
+		   WIFEXITED(status) ? WEXITSTATUS(status) : 128, 0);
+	close(fd);
+}
+
 static int host_main(void)
 {
 	struct virtio4_host_config cfg = { .offset = 0, .len = 4 };
@@ -177,6 +221,7 @@ static int host_main(void)
 
 	if (fd < 0)
 		fail("open /dev/virtio4-host", fd);
+	host_change_at_create();
 	expect_err("an unknown ioctl", ioctl(fd, _IO(0x55, 0x55), 0), ENOTTY, 0);
 	expect_err("SET_CONFIG before CREATE", ioctl(fd, VIRTIO4_HOST_SET_CONFIG, &cfg), ENODEV, 0);
 	expect_err("NEEDS_RESET before CREATE", ioctl(fd, VIRTIO4_HOST_NEEDS_RESET), ENODEV, 0);
@@ -198,6 +243,43 @@ static int host_main(void)
 	return 0;
 }
 
+/*
+ * A NIC's device host that reads its records into a page that never comes
+ * (userfaultfd, nobody resolving it): the read() stays in the page fault
+ * until the process is killed. The driver's reset and removal must not wait
+ * for it.
+ */
+static int host_stuck_main(void)
+{
+	struct virtio4_host_create c = {
+		.device_id = 1, .num_queues = 2, .queue_size = { 64, 64 }, .config_len = 8,
+		.features = 1ULL << 32 | 1ULL << 5,	/* VERSION_1, MAC */
+		.config = { 0x02, 0, 0, 0, 0x05, 0x01 },
+	};
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open("/dev/virtio4-host", O_RDWR);
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	char *buf;
+
+	if (fd < 0)
+		fail("open /dev/virtio4-host", fd);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		fail("userfaultfd", uffd);
+	buf = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		fail("mmap", -1);
+	reg = (struct uffdio_register){ .range = { (unsigned long)buf, 4 * page },
+					.mode = UFFDIO_REGISTER_MODE_MISSING };
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		fail("UFFDIO_REGISTER", -1);
+	expect_ret("CREATE of a NIC", ioctl(fd, VIRTIO4_HOST_CREATE, &c), 0);
+	printf("reading into a buffer that faults for ever\n");
+	printf("FAIL: read returned %zd\n", read(fd, buf, 4 * page));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -205,6 +287,8 @@ int main(int argc, char **argv)
 		return blk_main(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "host"))
 		return host_main();
-	fputs("usage: virtio4-bad-input blk DEVICE | host\n", stderr);
+	if (argc == 2 && !strcmp(argv[1], "host-stuck"))
+		return host_stuck_main();
+	fputs("usage: virtio4-bad-input blk DEVICE | host | host-stuck\n", stderr);
 	return 2;
 }
