@@ -13,11 +13,20 @@
  * (managed affinity) and the CPUs mapped to the queue whose interrupt they
  * take, so a request completes on the CPU that submitted it.
  *
- * The device is untrusted. A request it does not complete within io_timeout,
- * a queue it breaks (the queue implementation found a lie) or a device that
- * asks for a reset makes the driver give the device up: it is reset, every
- * outstanding request fails, and so does every later one until the device
- * is removed. A garbage status byte fails its request.
+ * The device is untrusted. A queue it breaks (the queue implementation found
+ * a lie) or a device that asks for a reset makes the driver give the device
+ * up: it is reset, every outstanding request fails, and so does every later
+ * one until the device is removed. A garbage status byte fails its request.
+ *
+ * A request not completed within io_timeout is late, not lost: the driver
+ * first collects any completion whose interrupt was missed, then waits
+ * V4BLK_LATE_GRACE more, and keeps waiting while the device completes other
+ * requests (a slow or throttled backend, a storage failover). Only a device
+ * that completed nothing in io_timeout + V4BLK_LATE_GRACE is given up, and
+ * without a reset: QEMU's reset waits for the stuck backend with its big lock
+ * held, which would freeze the whole guest. The device keeps the buffers it
+ * holds, so their pages are kept from reuse (never freed; logged), their
+ * requests fail, and whatever the device returns later is dropped.
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes
@@ -38,6 +47,14 @@
 #define V4BLK_STATUS_NONE 0xff	/* what the status byte holds until the device writes it */
 #define V4BLK_MAX_SEGMENTS 1024U	/* bounds the per-request scatterlist */
 #define V4BLK_DEFAULT_SEGMENTS 128U	/* when neither the device nor the user says */
+#define V4BLK_LATE_GRACE (4 * HZ)	/* a late request's wait for a sign of life */
+/*
+ * Scatterlist entries in each request (header, two data segments, status):
+ * longer lists are chained from the kernel's pool as needed, so a device
+ * offering a huge seg_max cannot make every request of every queue carry
+ * a scatterlist entry per segment (hundreds of MiB at probe).
+ */
+#define V4BLK_INLINE_SG 4
 
 static unsigned int max_segments;
 module_param(max_segments, uint, 0444);
@@ -52,7 +69,7 @@ MODULE_PARM_DESC(num_queues,
 static unsigned int io_timeout = 30;
 module_param(io_timeout, uint, 0444);
 MODULE_PARM_DESC(io_timeout,
-		 "Seconds a request may take before the device is given up, 1..3600; per disk: queue/io_timeout in sysfs (default: 30)");
+		 "Seconds before a request is late, 1..3600: a device that then completes nothing for 4 s more is given up; per disk: queue/io_timeout in sysfs (default: 30)");
 
 static int v4blk_major;
 static DEFINE_IDA(v4blk_index_ida);
@@ -68,6 +85,8 @@ struct v4blk_outhdr {
 struct v4blk_queue {
 	struct virtio4_queue *vq;
 	spinlock_t lock;	/* serialises the operations on vq */
+	unsigned long completed;	/* requests completed; under lock */
+	bool abandoned;		/* given up without a reset; under lock */
 	struct v4blk *blk;
 	char name[16];
 } ____cacheline_aligned_in_smp;
@@ -90,9 +109,18 @@ struct v4blk {
 struct v4blk_req {
 	struct v4blk_outhdr hdr;
 	struct virtio_blk_discard_write_zeroes range;
+	unsigned long progress;	/* queue's completions when found late */
+	bool late;		/* timed out once, waiting for a sign of life */
 	u8 status;
-	struct scatterlist sg[];	/* header, data..., status */
+	struct sg_table sg_table;	/* header, data..., status */
+	struct scatterlist sg[V4BLK_INLINE_SG];	/* its first entries */
 };
+
+/* Free what v4blk_map() chained to the request's scatterlist, if anything. */
+static void v4blk_unmap(struct v4blk_req *br)
+{
+	sg_free_table_chained(&br->sg_table, V4BLK_INLINE_SG);
+}
 
 static blk_status_t v4blk_status(u8 status)
 {
@@ -115,16 +143,26 @@ static bool v4blk_done(struct virtio4_queue *vq)
 	bool broken;
 
 	spin_lock_irqsave(&q->lock, flags);
-	while ((req = vq->ops->get_buf(vq, &len)))
+	while ((req = vq->ops->get_buf(vq, &len))) {
+		/* Given up: the request was failed already, maybe reused. */
+		if (unlikely(q->abandoned))
+			continue;
+		q->completed++;
 		blk_mq_complete_request(req);
+	}
 	broken = READ_ONCE(vq->broken);
+	/*
+	 * Space was freed: a queue that found the ring full may go again.
+	 * Under the lock, as v4blk_queue_rq() stops it, so that no completion
+	 * can come between its failed add_buf() and its stop.
+	 */
+	if (likely(!broken))
+		blk_mq_start_stopped_hw_queues(q->blk->disk->queue, true);
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (unlikely(broken)) {
 		schedule_work(&q->blk->broken_work);
 		return false;
 	}
-	/* Space was freed: requests that found the queue full may go again. */
-	blk_mq_start_stopped_hw_queues(q->blk->disk->queue, true);
 	return true;
 }
 
@@ -139,6 +177,7 @@ static void v4blk_complete(struct request *req)
 		dev_err_ratelimited(&blk->vdev->dev, "bad status %#x from the device: I/O error\n",
 				    br->status);
 	}
+	v4blk_unmap(br);
 	blk_mq_end_request(req, v4blk_status(br->status));
 }
 
@@ -190,13 +229,111 @@ static void v4blk_broken_work(struct work_struct *work)
 	v4blk_abort(container_of(work, struct v4blk, broken_work), "a request queue broke");
 }
 
-/* Runs in process context (the block layer's timeout work). */
+/*
+ * Fail an outstanding request that the device keeps: its pages get a
+ * reference that is never dropped, so that the device writing or reading
+ * them late cannot reach memory given to someone else. Returns its pages.
+ */
+static unsigned int v4blk_fail_kept(struct request *req)
+{
+	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
+	struct req_iterator iter;
+	struct bio_vec bv;
+	unsigned int pages = 0;
+
+	rq_for_each_segment(bv, req, iter) {
+		get_page(bv.bv_page);
+		pages++;
+	}
+	br->status = VIRTIO_BLK_S_IOERR;
+	blk_mq_complete_request(req);
+	return pages;
+}
+
+struct v4blk_kept {
+	unsigned int requests;
+	unsigned int pages;
+};
+
+static bool v4blk_fail_kept_iter(struct request *req, void *data)
+{
+	struct v4blk_kept *kept = data;
+
+	if (blk_mq_rq_state(req) == MQ_RQ_IN_FLIGHT) {
+		kept->pages += v4blk_fail_kept(req);
+		kept->requests++;
+	}
+	return true;
+}
+
+/*
+ * Give a silent device up without resetting it (see the top of the file):
+ * from now on its completions are dropped, every outstanding request fails
+ * with its pages kept, and so does every later request.
+ */
+static void v4blk_abandon(struct v4blk *blk, unsigned int waited_ms)
+{
+	struct request_queue *rq = blk->disk->queue;
+	struct v4blk_kept kept = { };
+	unsigned long flags;
+	unsigned int i;
+
+	mutex_lock(&blk->abort_lock);
+	if (blk->dead)
+		goto out;
+	blk_mq_quiesce_queue(rq);
+	WRITE_ONCE(blk->dead, true);
+	/* After this no completion is taken: none can race the failing. */
+	for (i = 0; i < blk->nqueues; i++) {
+		spin_lock_irqsave(&blk->queues[i].lock, flags);
+		blk->queues[i].abandoned = true;
+		spin_unlock_irqrestore(&blk->queues[i].lock, flags);
+	}
+	blk_mq_tagset_busy_iter(&blk->tag_set, v4blk_fail_kept_iter, &kept);
+	blk_mq_unquiesce_queue(rq);
+	dev_err(&blk->vdev->dev, "no completion for %u ms: failed %u outstanding request(s) without a reset (it could freeze a stuck backend), keeping their %u page(s) from reuse; all further I/O fails\n",
+		waited_ms, kept.requests, kept.pages);
+out:
+	mutex_unlock(&blk->abort_lock);
+}
+
+/* Collect what the device completed on @q; true if @req is done now. */
+static bool v4blk_poll(struct v4blk_queue *q, struct request *req)
+{
+	v4blk_done(q->vq);
+	return blk_mq_rq_state(req) != MQ_RQ_IN_FLIGHT;
+}
+
+/*
+ * A request is late (io_timeout). Runs in process context (the block
+ * layer's timeout work): a missed interrupt is looked for first; then the
+ * request waits V4BLK_LATE_GRACE for the device to complete anything on its
+ * queue, and again for as long as it does; a device silent through all of
+ * that is given up.
+ */
 static enum blk_eh_timer_return v4blk_timeout(struct request *req)
 {
 	struct v4blk *blk = req->q->queuedata;
+	struct v4blk_queue *q = &blk->queues[req->mq_hctx->queue_num];
+	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
+	unsigned long completed;
 
-	/* The request is outstanding, so v4blk_abort() fails it. */
-	v4blk_abort(blk, "a request timed out");
+	if (v4blk_poll(q, req)) {
+		dev_warn_ratelimited(&blk->vdev->dev, "a request's interrupt was missed: completed by polling\n");
+		return BLK_EH_DONE;
+	}
+	completed = READ_ONCE(q->completed);
+	if (!br->late || completed != br->progress) {
+		if (!br->late)
+			dev_warn_ratelimited(&blk->vdev->dev, "a request is late (%u ms): waiting for the device\n",
+					     jiffies_to_msecs(req->q->rq_timeout));
+		br->late = true;
+		br->progress = completed;
+		req->timeout = V4BLK_LATE_GRACE;
+		return BLK_EH_RESET_TIMER;
+	}
+	/* The request is outstanding, so v4blk_abandon() fails it. */
+	v4blk_abandon(blk, jiffies_to_msecs(req->q->rq_timeout + V4BLK_LATE_GRACE));
 	return BLK_EH_DONE;
 }
 
@@ -232,6 +369,7 @@ static int v4blk_setup_hdr(struct request *req, struct v4blk_req *br)
 	br->hdr.sector = cpu_to_le64(type == VIRTIO_BLK_T_IN || type == VIRTIO_BLK_T_OUT ?
 				     blk_rq_pos(req) : 0);
 	br->status = V4BLK_STATUS_NONE;
+	br->late = false;
 	if (type == VIRTIO_BLK_T_DISCARD || type == VIRTIO_BLK_T_WRITE_ZEROES) {
 		bool unmap = !(req->cmd_flags & REQ_NOUNMAP);
 
@@ -243,24 +381,34 @@ static int v4blk_setup_hdr(struct request *req, struct v4blk_req *br)
 	return type;
 }
 
-/* Build header, data and status into br->sg; returns the element counts. */
-static void v4blk_map(struct v4blk *blk, struct request *req,
-		      struct v4blk_req *br, u32 type,
-		      unsigned int *out, unsigned int *in)
+/*
+ * Build header, data and status into br->sg_table: the request's inline
+ * entries when they are enough, else a chained table from the kernel's
+ * scatterlist pool (freed by v4blk_unmap()). Returns 0 with the element
+ * counts, or -ENOMEM.
+ */
+static int v4blk_map(struct request *req, struct v4blk_req *br, u32 type,
+		     unsigned int *out, unsigned int *in)
 {
-	unsigned int n = 0;
+	bool range = type == VIRTIO_BLK_T_DISCARD || type == VIRTIO_BLK_T_WRITE_ZEROES;
+	unsigned int n = range ? 1 : blk_rq_nr_phys_segments(req);
+	struct scatterlist *last;
 
-	sg_init_table(br->sg, blk->sg_elems + 2);
-	sg_set_buf(&br->sg[0], &br->hdr, sizeof(br->hdr));
-	if (type == VIRTIO_BLK_T_DISCARD || type == VIRTIO_BLK_T_WRITE_ZEROES) {
-		sg_set_buf(&br->sg[1], &br->range, sizeof(br->range));
-		n = 1;
-	} else if (blk_rq_nr_phys_segments(req)) {
-		n = blk_rq_map_sg(req->q, req, &br->sg[1]);
-		sg_unmark_end(&br->sg[n]);
+	br->sg_table.sgl = br->sg;
+	if (sg_alloc_table_chained(&br->sg_table, n + 2, br->sg, V4BLK_INLINE_SG))
+		return -ENOMEM;
+	last = br->sg_table.sgl;
+	sg_set_buf(last, &br->hdr, sizeof(br->hdr));
+	if (range) {
+		last = sg_next(last);
+		sg_set_buf(last, &br->range, sizeof(br->range));
+	} else if (n) {
+		n = __blk_rq_map_sg(req->q, req, sg_next(last), &last);
+		sg_unmark_end(last);
 	}
-	sg_set_buf(&br->sg[n + 1], &br->status, sizeof(br->status));
-	sg_mark_end(&br->sg[n + 1]);
+	last = sg_next(last);
+	sg_set_buf(last, &br->status, sizeof(br->status));
+	sg_mark_end(last);
 	if (type == VIRTIO_BLK_T_IN || type == VIRTIO_BLK_T_GET_ID) {
 		*out = 1;
 		*in = n + 1;
@@ -268,6 +416,7 @@ static void v4blk_map(struct v4blk *blk, struct request *req,
 		*out = n + 1;
 		*in = 1;
 	}
+	return 0;
 }
 
 static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -280,6 +429,7 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct virtio4_queue *vq = q->vq;
 	unsigned int out, in;
 	unsigned long flags;
+	bool stopped;
 	int type, err;
 
 	if (unlikely(READ_ONCE(blk->dead)))
@@ -287,27 +437,38 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	type = v4blk_setup_hdr(req, br);
 	if (type < 0)
 		return BLK_STS_NOTSUPP;
-	v4blk_map(blk, req, br, type, &out, &in);
+	if (v4blk_map(req, br, type, &out, &in))
+		return BLK_STS_RESOURCE;	/* blk-mq tries again soon */
 	blk_mq_start_request(req);
 	if (type == VIRTIO_BLK_T_FLUSH)
 		atomic64_inc(&blk->flushes);
 
 	spin_lock_irqsave(&q->lock, flags);
-	err = vq->ops->add_buf(vq, br->sg, out, in, req);
+	err = vq->ops->add_buf(vq, br->sg_table.sgl, out, in, req);
+	/*
+	 * A full ring: stop until v4blk_done() frees room, which it will, as
+	 * buffers are in flight. Stopped before unlocking, so that the
+	 * completion cannot slip in before the stop and find nothing stopped.
+	 */
+	stopped = err == -ENOSPC && vq->num_free < vq->num;
+	if (stopped)
+		blk_mq_stop_hw_queue(hctx);
 	if (err || bd->last)
 		vq->ops->sync(vq);
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (unlikely(READ_ONCE(vq->broken)))
 		schedule_work(&blk->broken_work);
-
-	switch (err) {
-	case 0:
+	if (likely(!err))
 		return BLK_STS_OK;
+	v4blk_unmap(br);
+	switch (err) {
 	case -ENOSPC:
+		if (stopped)
+			return BLK_STS_DEV_RESOURCE;	/* a completion restarts it */
+		fallthrough;
 	case -ENOMEM:
-		/* Restarted by v4blk_done() once the device uses a buffer. */
-		blk_mq_stop_hw_queue(hctx);
-		return BLK_STS_DEV_RESOURCE;
+		/* No completion may come: blk-mq runs the queue again soon. */
+		return BLK_STS_RESOURCE;
 	default:
 		return BLK_STS_IOERR;
 	}
@@ -587,7 +748,7 @@ static int v4blk_init_disk(struct v4blk *blk)
 	set->timeout = io_timeout * HZ;
 	set->numa_node = NUMA_NO_NODE;
 	set->flags = BLK_MQ_F_SHOULD_MERGE;
-	set->cmd_size = struct_size((struct v4blk_req *)NULL, sg, blk->sg_elems + 2);
+	set->cmd_size = sizeof(struct v4blk_req);
 	err = blk_mq_alloc_tag_set(set);
 	if (err)
 		return err;
@@ -661,7 +822,7 @@ err_disk:
 	v4blk_free_disk(blk);
 	goto err_ida;
 err_vqs:
-	vdev->config->del_vqs(vdev);
+	v4blk_stop(blk);
 	kfree(blk->queues);
 err_ida:
 	ida_free(&v4blk_index_ida, blk->index);

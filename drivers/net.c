@@ -52,6 +52,7 @@ struct v4net_stats {
 	u64_stats_t length_errors;
 	u64_stats_t frame_errors;
 	u64_stats_t alloc_failures;	/* receive refills that ran out of memory */
+	u64_stats_t drained;	/* further buffers of dropped merged packets */
 };
 
 struct v4net {
@@ -200,6 +201,23 @@ static bool v4net_gso_ok(struct v4net *net, u8 gso_type)
 	}
 }
 
+/*
+ * Free the @n further buffers of a packet being dropped: left in the queue,
+ * the payload they hold would be parsed as the next packets' headers and
+ * frames (a remote sender could shape them). Counts what was drained.
+ */
+static void v4net_drain(struct v4net *net, unsigned int n)
+{
+	struct virtio4_queue *vq = net->rvq;
+	unsigned int len;
+	void *buf;
+
+	for (; n && (buf = vq->ops->get_buf(vq, &len)); n--) {
+		skb_free_frag(buf);
+		v4net_count(&net->rx_stats, &net->rx_stats.drained, 1);
+	}
+}
+
 /* Add the further buffers of a merged packet; false (skb freed) on a bad packet. */
 static bool v4net_merge(struct v4net *net, struct sk_buff *skb, u16 num_buffers)
 {
@@ -208,22 +226,22 @@ static bool v4net_merge(struct v4net *net, struct sk_buff *skb, u16 num_buffers)
 	void *buf;
 
 	while (--num_buffers) {
-		buf = vq->ops->get_buf(vq, &len);
-		if (!buf) {
-			/* The device claimed more buffers than it used. */
-			dev_kfree_skb(skb);
-			v4net_drop(net, &net->rx_stats.length_errors);
-			return false;
-		}
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS) {
-			skb_free_frag(buf);
-			dev_kfree_skb(skb);
-			v4net_drop(net, &net->rx_stats.length_errors);
-			return false;
+			/* More than a packet the MTU allows: drop all of it. */
+			v4net_drain(net, num_buffers);
+			goto drop;
 		}
+		buf = vq->ops->get_buf(vq, &len);
+		if (!buf)
+			goto drop;	/* the device claimed more buffers than it used */
 		v4net_add_frag(net, skb, buf, 0, len);
 	}
 	return true;
+
+drop:
+	dev_kfree_skb(skb);
+	v4net_drop(net, &net->rx_stats.length_errors);
+	return false;
 }
 
 /* Build an skb from a first buffer of @len bytes; NULL (buffer freed) if bad. */
@@ -270,7 +288,7 @@ static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 		return;
 	if (net->mergeable) {
 		num_buffers = le16_to_cpu((__force __le16)hdr.num_buffers);
-		if (!num_buffers || num_buffers > MAX_SKB_FRAGS + 1) {
+		if (!num_buffers) {
 			dev_kfree_skb(skb);
 			v4net_drop(net, &net->rx_stats.frame_errors);
 			return;
@@ -286,11 +304,12 @@ static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 	}
 	if (hdr.hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
-	skb->protocol = eth_type_trans(skb, net->dev);
+	/* Bytes with the Ethernet header, as every driver counts them. */
 	u64_stats_update_begin(&net->rx_stats.syncp);
 	u64_stats_inc(&net->rx_stats.packets);
 	u64_stats_add(&net->rx_stats.bytes, skb->len);
 	u64_stats_update_end(&net->rx_stats.syncp);
+	skb->protocol = eth_type_trans(skb, net->dev);
 	napi_gro_receive(&net->rx_napi, skb);
 }
 
@@ -364,20 +383,33 @@ static int v4net_tx_poll(struct napi_struct *napi, int budget)
 	return 0;
 }
 
+/*
+ * Callbacks off first, then the poll scheduled: a poll that runs at once on
+ * another CPU (threaded NAPI, busy polling) and restarts the queue must not
+ * have its restart undone afterwards. Winning napi_schedule_prep() means no
+ * poll runs now; losing it means one is running or due, and it restarts.
+ */
+static bool v4net_schedule(struct virtio4_queue *vq, struct napi_struct *napi)
+{
+	if (napi_schedule_prep(napi)) {
+		vq->ops->disable(vq);
+		__napi_schedule(napi);
+	}
+	return true;
+}
+
 static bool v4net_rx_done(struct virtio4_queue *vq)
 {
 	struct v4net *net = vq->priv;
 
-	napi_schedule(&net->rx_napi);
-	return false;
+	return v4net_schedule(vq, &net->rx_napi);
 }
 
 static bool v4net_tx_done(struct virtio4_queue *vq)
 {
 	struct v4net *net = vq->priv;
 
-	napi_schedule(&net->tx_napi);
-	return false;
+	return v4net_schedule(vq, &net->tx_napi);
 }
 
 /* The virtio header and the skb as one sg list (net->tx_sg); returns its length. */
@@ -516,7 +548,8 @@ static const struct net_device_ops v4net_netdev_ops = {
 
 static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
 	"rx0_packets", "rx0_bytes", "rx0_drops", "rx0_length_errors",
-	"rx0_frame_errors", "rx0_alloc_failures", "rx0_kicks", "rx0_interrupts", "rx0_ring_free",
+	"rx0_frame_errors", "rx0_alloc_failures", "rx0_drained", "rx0_kicks",
+	"rx0_interrupts", "rx0_ring_free",
 	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
 	"tx0_ring_free",
 };
@@ -545,6 +578,7 @@ static void v4net_get_ethtool_stats(struct net_device *dev,
 	*data++ = s.rx_length_errors;
 	*data++ = s.rx_frame_errors;
 	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.alloc_failures);
+	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.drained);
 	*data++ = READ_ONCE(net->rvq->kicks);
 	*data++ = READ_ONCE(net->rvq->interrupts);
 	*data++ = READ_ONCE(net->rvq->num_free);
@@ -624,6 +658,19 @@ static void v4net_config_changed(struct virtio4_device *vdev)
 	v4net_update_link(vdev->priv);
 }
 
+/*
+ * The largest MTU the receive buffers hold: one buffer without mergeable
+ * buffers; with them, as many as an skb has fragments (each buffer is one).
+ */
+static unsigned int v4net_max_mtu(struct v4net *net)
+{
+	unsigned int room = v4net_hdr_len + VLAN_ETH_HLEN;
+
+	if (!net->mergeable)
+		return min_t(unsigned int, ETH_DATA_LEN, net->rx_len - room);
+	return min_t(unsigned int, ETH_MAX_MTU, MAX_SKB_FRAGS * net->rx_len - room);
+}
+
 /* MAC, MTU and offloads from the negotiated features and the config. */
 static void v4net_setup_netdev(struct v4net *net)
 {
@@ -643,7 +690,7 @@ static void v4net_setup_netdev(struct v4net *net)
 		eth_hw_addr_random(dev);
 	}
 	dev->min_mtu = ETH_MIN_MTU;
-	dev->max_mtu = net->mergeable ? ETH_MAX_MTU : ETH_DATA_LEN;
+	dev->max_mtu = v4net_max_mtu(net);
 	if (virtio4_has_feature(vdev, VIRTIO_NET_F_MTU)) {
 		mtu = virtio4_cread16(vdev, v4net_cfg(mtu));
 		if (mtu >= ETH_MIN_MTU && mtu <= dev->max_mtu) {

@@ -1,10 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hostile device: completions claim more bytes than the buffer has room for (refused; the requests
-# time out).
-# The block driver fails the I/O within 5 s and logs why; the disk is removed with its device
-# host; nothing leaks. See hostile_blk in tests/qemu/guest-lib.sh.
+# are late, and with nothing completed 4 s later the device is given up).
+# The block driver fails the I/O within io_timeout (2 s) + 10 s and logs why; the disk is removed
+# with its device host; nothing leaks. See hostile_blk in tests/qemu/guest-lib.sh.
 # kernels: debug
 # timeout: 180
 . /tests/lib.sh
 
-hostile_blk overstate 'exceeds the buffer'
+hostile_blk overstate 'exceeds the buffer' 12

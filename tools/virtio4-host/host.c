@@ -50,7 +50,7 @@ int parse_misbehave(struct vdev *d, const char *arg)
 		[MB_NEVER] = "never-complete", [MB_EXIT] = "exit",
 		[MB_BAD_STATUS] = "bad-status", [MB_SHORT] = "short",
 		[MB_NEEDS_RESET] = "needs-reset",
-		[MB_REFUSE_FEATURES] = "refuse-features",
+		[MB_REFUSE_FEATURES] = "refuse-features", [MB_SPLIT] = "split",
 	};
 	const char *colon = strchr(arg, ':');
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);

@@ -25,6 +25,7 @@ enum misbehave {
 	MB_SHORT,	/* claim 2 bytes written: shorter than any header */
 	MB_NEEDS_RESET,	/* set DEVICE_NEEDS_RESET and stop completing */
 	MB_REFUSE_FEATURES, /* never accept FEATURES_OK */
+	MB_SPLIT,	/* net: spread each received frame over 64-byte pieces of buffers */
 };
 
 struct vdev {

@@ -9,7 +9,8 @@
  *
  * Misbehaviours (after N good completions, default 0), for hardening tests:
  * wrong-token, duplicate, overstate, never-complete, exit, bad-status,
- * short, needs-reset, refuse-features. In the net modes, net0 misbehaves.
+ * short, needs-reset, refuse-features, split (net: each received frame spread
+ * over 64-byte pieces of buffers). In the net modes, net0 misbehaves.
  */
 #include <stdio.h>
 #include <string.h>

@@ -28,6 +28,7 @@
 #define NET_TX		1
 #define NET_MAX_FRAME	65550
 #define NET_BACKLOG	256
+#define NET_SPLIT	64	/* bytes of each buffer used with --misbehave split */
 
 /* A receive buffer the driver made available. */
 struct rxbuf {
@@ -79,17 +80,24 @@ static void net_copy(unsigned char *dst, uint32_t off, uint32_t len,
 	memcpy(dst, frame + off - sizeof(*h), len);
 }
 
+static uint32_t net_room(const struct rxbuf *b, uint32_t most)
+{
+	return b->room < most ? b->room : most;
+}
+
 /* Receive one frame (with its header) into @n's buffers; false if dropped. */
 static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 			const unsigned char *frame, uint32_t len)
 {
 	bool mrg = n->d.features & (1ULL << VIRTIO_NET_F_MRG_RXBUF);
+	/* Split: as many buffers as a device may use, more than a frame needs. */
+	uint32_t most = n->d.misbehave == MB_SPLIT ? NET_SPLIT : UINT32_MAX;
 	struct virtio_net_hdr_v1 h = *hdr;
 	uint32_t total = sizeof(*hdr) + len, room = 0, off = 0;
 	unsigned int i, nbufs = 0;
 
 	for (i = 0; i < n->rx_count && room < total; i++, nbufs++)
-		room += n->rx[(n->rx_head + i) % NET_QUEUE_SIZE].room;
+		room += net_room(&n->rx[(n->rx_head + i) % NET_QUEUE_SIZE], most);
 	if (room < total || (nbufs > 1 && !mrg)) {
 		n->dropped++;
 		return false;
@@ -97,7 +105,7 @@ static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 	h.num_buffers = nbufs;
 	for (i = 0; i < nbufs; i++) {
 		struct rxbuf *b = &n->rx[n->rx_head];
-		uint32_t chunk = total - off < b->room ? total - off : b->room;
+		uint32_t chunk = total - off < net_room(b, most) ? total - off : net_room(b, most);
 
 		net_copy(host_reserve(&n->d, NET_RX, b->token, chunk), off, chunk,
 			 &h, frame);
