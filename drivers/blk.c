@@ -218,6 +218,8 @@ static void v4blk_abort(struct v4blk *blk, const char *why)
 	for (i = 0; i < blk->nqueues; i++)
 		failed += v4blk_fail_queue(&blk->queues[i]);
 	blk_mq_unquiesce_queue(rq);
+	/* A queue stopped for a full ring waits for a completion no more. */
+	blk_mq_start_stopped_hw_queues(rq, true);
 	dev_err(&blk->vdev->dev, "%s: device reset, failed %u outstanding request(s), all further I/O fails\n",
 		why, failed);
 out:
@@ -241,9 +243,12 @@ static unsigned int v4blk_fail_kept(struct request *req)
 	struct bio_vec bv;
 	unsigned int pages = 0;
 
-	rq_for_each_segment(bv, req, iter) {
-		get_page(bv.bv_page);
-		pages++;
+	/* Discard and write-zeroes bios carry a size but no pages. */
+	if (req->bio && bio_has_data(req->bio)) {
+		rq_for_each_segment(bv, req, iter) {
+			get_page(bv.bv_page);
+			pages++;
+		}
 	}
 	br->status = VIRTIO_BLK_S_IOERR;
 	blk_mq_complete_request(req);
@@ -291,6 +296,8 @@ static void v4blk_abandon(struct v4blk *blk, unsigned int waited_ms)
 	}
 	blk_mq_tagset_busy_iter(&blk->tag_set, v4blk_fail_kept_iter, &kept);
 	blk_mq_unquiesce_queue(rq);
+	/* A queue stopped for a full ring waits for a completion no more. */
+	blk_mq_start_stopped_hw_queues(rq, true);
 	dev_err(&blk->vdev->dev, "no completion for %u ms: failed %u outstanding request(s) without a reset (it could freeze a stuck backend), keeping their %u page(s) from reuse; all further I/O fails\n",
 		waited_ms, kept.requests, kept.pages);
 out:

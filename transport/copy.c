@@ -24,10 +24,7 @@
  * serialises its own calls as the API says, and may make them in any
  * context. The device's io_lock (a mutex) serialises read(), write(), reset
  * and queue set-up and teardown, so no slot is BUSY while the driver resets
- * or frees. No user page fault is taken under it: the device host's buffer
- * is copied with page faults disabled, and a page not there is brought in
- * with io_lock dropped (copy_fault_in()), so a buffer that faults for ever
- * cannot hold up a reset or a removal. Completions reach the driver's callback from an irq_work, in
+ * or frees. Completions reach the driver's callback from an irq_work, in
  * hard interrupt context as a device's interrupt would, never on the stack
  * of the writing process.
  */
@@ -39,15 +36,12 @@
 #include <linux/poll.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/uaccess.h>
 #include <linux/uio.h>
 #include <uapi/linux/virtio_config.h>
 #include <virtio4/bus.h>
 #include <virtio4/host.h>
 #include <kunit/visibility.h>
 #include "copy.h"
-
-#define COPY_FAULT_TRIES 16	/* fault-ins of one read() or write() before -EFAULT */
 
 enum copy_state { SLOT_FREE, SLOT_ADDED, SLOT_PENDING, SLOT_BUSY, SLOT_DEVICE,
 		  SLOT_USED, SLOT_ORPHAN };
@@ -762,40 +756,16 @@ static ssize_t copy_read_records(struct copy_dev *cd, struct iov_iter *to)
 	return total;
 }
 
-/*
- * A page of the device host's buffer that is not there is brought in with
- * io_lock dropped, never under it: a buffer that faults for ever (under
- * userfaultfd, say) then holds up only the device host's own call, not the
- * driver's reset or removal, which take io_lock. Returns 0 to try again.
- */
-static int copy_fault_in(struct iov_iter *iter, bool writeable,
-			 unsigned int *tries)
-{
-	size_t want = iov_iter_count(iter);
-	size_t left = writeable ? fault_in_iov_iter_writeable(iter, want) :
-				  fault_in_iov_iter_readable(iter, want);
-
-	if (left == want || ++*tries > COPY_FAULT_TRIES)
-		return -EFAULT;
-	return 0;
-}
-
 static ssize_t copy_dev_read(struct copy_dev *cd, struct iov_iter *to,
 			     bool nonblock)
 {
-	unsigned int tries = 0;
 	ssize_t ret;
 
 	for (;;) {
 		if (mutex_lock_interruptible(&cd->io_lock))
 			return -ERESTARTSYS;
-		/* No fault is taken under io_lock: a short copy instead. */
-		pagefault_disable();
 		ret = copy_read_records(cd, to);
-		pagefault_enable();
 		mutex_unlock(&cd->io_lock);
-		if (ret == -EFAULT && !copy_fault_in(to, true, &tries))
-			continue;
 		if (ret)
 			return ret;
 		if (nonblock)
@@ -912,48 +882,27 @@ static void copy_publish(struct copy_dev *cd)
 	}
 }
 
-/* Take the next completion record of @from. Context: io_lock, no faults. */
-static int copy_write_record(struct copy_dev *cd, struct iov_iter *from)
-{
-	struct virtio4_host_done done;
-	size_t rec = iov_iter_count(from);
-	int err;
-
-	if (rec < sizeof(done)) {
-		copy_bad_input(cd, "short completion of %zu bytes", rec);
-		return -EINVAL;
-	}
-	pagefault_disable();
-	if (copy_from_iter(&done, sizeof(done), from) != sizeof(done))
-		err = -EFAULT;
-	else
-		err = copy_complete(cd, &done, from);
-	pagefault_enable();
-	/* To be taken again whole once its pages are in. */
-	if (err == -EFAULT)
-		iov_iter_revert(from, rec - iov_iter_count(from));
-	return err;
-}
-
 /*
- * Completions are published when the write() ends (copy_publish()), also
- * across a fault-in with io_lock dropped, so that a packet's buffers reach
- * the driver together.
+ * Completions are published when the write() ends (copy_publish()), so that
+ * a packet's buffers reach the driver together.
  */
 static ssize_t copy_dev_write(struct copy_dev *cd, struct iov_iter *from)
 {
+	struct virtio4_host_done done;
 	size_t start = iov_iter_count(from), taken = 0;
-	unsigned int tries = 0;
 	int err = 0;
 
 	if (mutex_lock_interruptible(&cd->io_lock))
 		return -ERESTARTSYS;
 	while (iov_iter_count(from) && !err) {
-		err = copy_write_record(cd, from);
-		if (err == -EFAULT) {
-			mutex_unlock(&cd->io_lock);
-			err = copy_fault_in(from, false, &tries);
-			mutex_lock(&cd->io_lock);
+		if (iov_iter_count(from) < sizeof(done)) {
+			copy_bad_input(cd, "short completion of %zu bytes",
+				       iov_iter_count(from));
+			err = -EINVAL;
+		} else if (copy_from_iter(&done, sizeof(done), from) != sizeof(done)) {
+			err = -EFAULT;
+		} else {
+			err = copy_complete(cd, &done, from);
 		}
 		if (!err)
 			taken = start - iov_iter_count(from);

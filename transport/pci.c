@@ -168,6 +168,7 @@ static void vp_reset(struct virtio4_device *vdev)
 	struct vp_device *vp = to_vp(vdev);
 	unsigned int waited;
 
+	vp->reset_failed = false;
 	iowrite8(0, &vp->common->device_status);
 	for (waited = 0; ioread8(&vp->common->device_status); waited++) {
 		if (!pci_device_is_present(vp->pdev))
@@ -406,7 +407,10 @@ static void vp_del_vqs(struct virtio4_device *vdev)
 	vp->nvectors = 0;
 }
 
-/* Tell the device about queue @index's ring; returns 0 or -errno. */
+/*
+ * Tell the device about queue @index's ring and vector, not enabling it
+ * yet; returns 0 or -errno (-EBUSY: the device refused the vector).
+ */
 static int vp_activate_queue(struct vp_device *vp, unsigned int index)
 {
 	struct virtio_pci_common_cfg __iomem *c = vp->common;
@@ -436,7 +440,6 @@ static int vp_activate_queue(struct vp_device *vp, unsigned int index)
 		return -EINVAL;
 	}
 	vp->queues[index].notify = vp->notify_base + off;
-	iowrite16(1, &c->queue_enable);
 	return 0;
 }
 
@@ -538,15 +541,25 @@ static int vp_find_vqs_mode(struct vp_device *vp, unsigned int nvqs,
 	err = vp_request_irqs(vp);
 	if (err)
 		goto err_vectors;
-	for (i = 0; i < nvqs; i++)
+	/* Every vector taken: only now may the device use the queues. */
+	for (i = 0; i < nvqs; i++) {
+		iowrite16(i, &vp->common->queue_select);
+		iowrite16(1, &vp->common->queue_enable);
 		vqs[i] = vp->queues[i].vq;
+	}
 	if (vdev->debugfs)
 		vp->break_file = debugfs_create_file("break", 0200, vdev->debugfs, vp,
 						     &vp_break_fops);
 	return 0;
 
 err_vectors:
-	vp_reset(vdev);
+	/*
+	 * No queue is enabled yet, so the device uses none of them: a refused
+	 * vector needs no reset (which would undo the feature negotiation the
+	 * retry with a lesser mode relies on). Other errors fail the probe.
+	 */
+	if (err != -EBUSY)
+		vp_reset(vdev);
 	pci_free_irq_vectors(vp->pdev);
 	vp->nvectors = 0;
 err_queues:

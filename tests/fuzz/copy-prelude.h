@@ -131,15 +131,6 @@ struct miscdevice {
 /* The stub's inline function cannot store the flags: a macro can. */
 #define spin_lock_irqsave(lock, flags) do { (flags) = 0; spin_lock(lock); } while (0)
 
-/* Kernel buffers only: no page ever faults. */
-static inline void pagefault_disable(void)
-{
-}
-
-static inline void pagefault_enable(void)
-{
-}
-
 /* memdup_user() from a kernel pointer (fuzz_copy_stubs.c; the iov_iter functions too). */
 void *memdup_user(const void *src, size_t len);
 #endif

@@ -94,17 +94,6 @@ void iov_iter_revert(struct iov_iter *i, size_t bytes)
 	}
 }
 
-/* Kernel buffers: every byte is there. */
-size_t fault_in_iov_iter_readable(const struct iov_iter *i, size_t bytes)
-{
-	return 0;
-}
-
-size_t fault_in_iov_iter_writeable(const struct iov_iter *i, size_t bytes)
-{
-	return 0;
-}
-
 void *memdup_user(const void *src, size_t len)
 {
 	void *p = kmalloc(len, GFP_KERNEL);

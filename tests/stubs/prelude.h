@@ -45,10 +45,11 @@ struct va_format {
 
 struct device_driver { const char *name; };
 
+/* The bus's ready flag (include/virtio4/bus.h), with the compiler's acquire/release. */
 #ifndef smp_load_acquire
-#define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE)
+#define smp_load_acquire(p) __atomic_load_n(p, __ATOMIC_ACQUIRE) /* barrier: acquire */
 #endif
 #ifndef smp_store_release
-#define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE)
+#define smp_store_release(p, v) __atomic_store_n(p, v, __ATOMIC_RELEASE) /* barrier: release */
 #endif
 #endif

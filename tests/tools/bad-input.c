@@ -4,8 +4,6 @@
  *
  *   virtio4-bad-input blk DEVICE   block ioctls with bad arguments, I/O at and past the end
  *   virtio4-bad-input host         malformed use of /dev/virtio4-host
- *   virtio4-bad-input host-stuck   a device host (a NIC) whose read() buffer faults for ever
- *                                  (userfaultfd, never resolved): blocks until killed
  *
  * Each call must fail with the expected errno (or, where the kernel may take it, succeed);
  * "ok: ..." per check, "FAIL: ..." and exit status 1 at the first surprise. Whether the
@@ -16,14 +14,11 @@
 #include <linux/fs.h>
 #include <linux/blkpg.h>
 #include <linux/hdreg.h>
-#include <linux/userfaultfd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <virtio4/host.h>
@@ -243,43 +238,6 @@ static int host_main(void)
 	return 0;
 }
 
-/*
- * A NIC's device host that reads its records into a page that never comes
- * (userfaultfd, nobody resolving it): the read() stays in the page fault
- * until the process is killed. The driver's reset and removal must not wait
- * for it.
- */
-static int host_stuck_main(void)
-{
-	struct virtio4_host_create c = {
-		.device_id = 1, .num_queues = 2, .queue_size = { 64, 64 }, .config_len = 8,
-		.features = 1ULL << 32 | 1ULL << 5,	/* VERSION_1, MAC */
-		.config = { 0x02, 0, 0, 0, 0x05, 0x01 },
-	};
-	struct uffdio_api api = { .api = UFFD_API };
-	struct uffdio_register reg;
-	long page = sysconf(_SC_PAGESIZE);
-	int fd = open("/dev/virtio4-host", O_RDWR);
-	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
-	char *buf;
-
-	if (fd < 0)
-		fail("open /dev/virtio4-host", fd);
-	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
-		fail("userfaultfd", uffd);
-	buf = mmap(NULL, 4 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (buf == MAP_FAILED)
-		fail("mmap", -1);
-	reg = (struct uffdio_register){ .range = { (unsigned long)buf, 4 * page },
-					.mode = UFFDIO_REGISTER_MODE_MISSING };
-	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
-		fail("UFFDIO_REGISTER", -1);
-	expect_ret("CREATE of a NIC", ioctl(fd, VIRTIO4_HOST_CREATE, &c), 0);
-	printf("reading into a buffer that faults for ever\n");
-	printf("FAIL: read returned %zd\n", read(fd, buf, 4 * page));
-	return 1;
-}
-
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -287,8 +245,6 @@ int main(int argc, char **argv)
 		return blk_main(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "host"))
 		return host_main();
-	if (argc == 2 && !strcmp(argv[1], "host-stuck"))
-		return host_stuck_main();
-	fputs("usage: virtio4-bad-input blk DEVICE | host | host-stuck\n", stderr);
+	fputs("usage: virtio4-bad-input blk DEVICE | host\n", stderr);
 	return 2;
 }
