@@ -170,12 +170,19 @@ static void v4blk_complete(struct request *req)
 {
 	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
 
-	/* 0xff: the device wrote no status (it went away); anything else is garbage. */
-	if (unlikely(br->status > VIRTIO_BLK_S_UNSUPP && br->status != V4BLK_STATUS_NONE)) {
+	/*
+	 * 0xff: the device wrote no status (it went away); anything else is
+	 * garbage. Logged here: the block layer says nothing once the disk is
+	 * being deleted, as it is when the device leaves.
+	 */
+	if (unlikely(br->status > VIRTIO_BLK_S_UNSUPP)) {
 		struct v4blk *blk = req->q->queuedata;
 
-		dev_err_ratelimited(&blk->vdev->dev, "bad status %#x from the device: I/O error\n",
-				    br->status);
+		if (br->status == V4BLK_STATUS_NONE)
+			dev_err_ratelimited(&blk->vdev->dev, "the device returned a request without writing its status: I/O error\n");
+		else
+			dev_err_ratelimited(&blk->vdev->dev, "bad status %#x from the device: I/O error\n",
+					    br->status);
 	}
 	v4blk_unmap(br);
 	blk_mq_end_request(req, v4blk_status(br->status));
