@@ -22,11 +22,15 @@
  *
  * Locking: each queue's spinlock protects its slots and lists; the driver
  * serialises its own calls as the API says, and may make them in any
- * context. The device's io_lock (a mutex) serialises read(), write(), reset
- * and queue set-up and teardown, so no slot is BUSY while the driver resets
- * or frees. Completions reach the driver's callback from an irq_work, in
- * hard interrupt context as a device's interrupt would, never on the stack
- * of the writing process.
+ * context. The device's io_lock (a mutex) serialises the copies between
+ * slots and the kernel's bounce buffers, reset and queue set-up and
+ * teardown, so no slot is BUSY while the driver resets or frees. User
+ * memory is never touched under io_lock: read() and write() copy through
+ * a bounce buffer each (read_lock and write_lock own them), so a device
+ * host whose buffer faults for ever (userfaultfd, a FUSE mapping) holds up
+ * only its own calls, never a reset, a timeout or a removal. Completions
+ * reach the driver's callback from an irq_work, in hard interrupt context
+ * as a device's interrupt would, never on the stack of the writing process.
  */
 #include <linux/debugfs.h>
 #include <linux/highmem.h>
@@ -86,9 +90,20 @@ struct copy_queue {
 
 #define to_copy_queue(_vq) container_of(_vq, struct copy_queue, vq)
 
+/* A kernel buffer for one record, grown to the largest seen. */
+struct copy_bounce {
+	void *buf;
+	size_t size;
+};
+
+#define COPY_BOUNCE_MIN	4096	/* a bounce buffer's first size */
+
 struct copy_dev {
 	struct virtio4_device vdev;
-	struct mutex io_lock;	/* serialises read, write, reset, find/del_vqs */
+	struct mutex io_lock;	/* serialises slot copies, reset, find/del_vqs */
+	struct mutex read_lock;	/* serialises read(); owns @rbounce */
+	struct mutex write_lock;	/* serialises write(); owns @wbounce */
+	struct copy_bounce rbounce, wbounce;
 	wait_queue_head_t wait;
 	bool signal;		/* something may be ready to read */
 	bool dead;		/* the file is closing */
@@ -671,65 +686,145 @@ static ssize_t copy_read_status(struct copy_dev *cd, struct iov_iter *to)
 	return n < 0 ? sizeof(msg) : sizeof(msg) + n;
 }
 
-/* Take the first pending buffer of @q, if it fits in @room: BUSY, or NULL. */
-static struct copy_slot *copy_take(struct copy_queue *q, size_t room, int *err)
+/* Make @b hold at least @size bytes; its old contents are dropped. */
+static int copy_bounce_fit(struct copy_bounce *b, size_t size)
+{
+	void *buf;
+
+	if (size <= b->size)
+		return 0;
+	size = max_t(size_t, size, COPY_BOUNCE_MIN);
+	buf = kvmalloc(size, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	kvfree(b->buf);
+	b->buf = buf;
+	b->size = size;
+	return 0;
+}
+
+/*
+ * Take the first pending buffer of @q if its record fits in @max bytes:
+ * BUSY. Otherwise NULL, and *@size is its record's size (0: none pending).
+ */
+static struct copy_slot *copy_take(struct copy_queue *q, size_t max, size_t *size)
 {
 	struct copy_slot *s;
 
 	spin_lock_irq(&q->lock);
 	s = list_first_entry_or_null(&q->pending, struct copy_slot, node);
-	if (s && sizeof(struct virtio4_host_msg) +
-	    VIRTIO4_HOST_ALIGN((size_t)s->out_len) > room) {
-		*err = -ENOBUFS;
-		s = NULL;
-	}
-	if (s) {
+	*size = s ? sizeof(struct virtio4_host_msg) +
+		    VIRTIO4_HOST_ALIGN((size_t)s->out_len) : 0;
+	if (s && *size <= max) {
 		list_del(&s->node);
 		s->state = SLOT_BUSY;
+	} else {
+		s = NULL;
 	}
 	spin_unlock_irq(&q->lock);
 	return s;
 }
 
-/* One BUF record of @q: 0 if none is pending, its size, or -errno. */
-static ssize_t copy_read_buf(struct copy_dev *cd, struct copy_queue *q,
-			     struct iov_iter *to)
+/*
+ * One BUF record of @q into the read bounce buffer, if it fits in @room:
+ * 0 if none is pending, its size, or -errno. The slot goes to the device.
+ * Context: read_lock and io_lock.
+ */
+static ssize_t copy_stage_buf(struct copy_dev *cd, struct copy_queue *q,
+			      size_t room)
 {
 	struct virtio4_host_msg msg = { .type = VIRTIO4_HOST_MSG_BUF };
-	size_t start = iov_iter_count(to);
 	struct copy_slot *s;
-	int err = 0;
+	struct iov_iter it;
+	struct kvec kv;
+	size_t size;
+	int err;
 
-	s = copy_take(q, start, &err);
-	if (!s)
-		return err;
+	/* Grow the bounce buffer, outside q->lock, until the record fits. */
+	while (!(s = copy_take(q, min(room, cd->rbounce.size), &size))) {
+		if (!size)
+			return 0;
+		if (size > room)
+			return -ENOBUFS;
+		err = copy_bounce_fit(&cd->rbounce, size);
+		if (err)
+			return err;
+	}
 	msg.queue = q->vq.index;
-	msg.size = sizeof(msg) + VIRTIO4_HOST_ALIGN(s->out_len);
+	msg.size = size;
 	msg.token = copy_token(cd, s, s - q->slots);
 	msg.out_len = s->out_len;
 	msg.in_len = s->in_len;
-	if (copy_to_iter(&msg, sizeof(msg), to) != sizeof(msg) ||
-	    copy_elems(s, 0, s->out_len, to, true) ||
-	    copy_pad(to, s->out_len, true))
-		err = -EFAULT;
+	memcpy(cd->rbounce.buf, &msg, sizeof(msg));
+	kv = (struct kvec){ .iov_base = cd->rbounce.buf + sizeof(msg),
+			    .iov_len = size - sizeof(msg) };
+	iov_iter_kvec(&it, READ, &kv, 1, kv.iov_len);
+	/* Kernel memory on both sides: this cannot fail. */
+	copy_elems(s, 0, s->out_len, &it, true);
+	copy_pad(&it, s->out_len, true);
 	spin_lock_irq(&q->lock);
-	if (err) {
-		/* Back to the head of the line for the next read(). */
-		s->state = SLOT_PENDING;
-		list_add(&s->node, &q->pending);
-		iov_iter_revert(to, start - iov_iter_count(to));
-	} else {
-		s->state = SLOT_DEVICE;
-	}
+	s->state = SLOT_DEVICE;
 	spin_unlock_irq(&q->lock);
-	return err ? err : msg.size;
+	return size;
 }
 
-/* Fill @to with whole records; 0 when nothing is ready. Context: io_lock. */
+/*
+ * The record @msg could not reach the device host: its buffer goes back to
+ * the head of the line, unless a reset or a kill came meanwhile.
+ */
+static void copy_unread(struct copy_dev *cd, const struct virtio4_host_msg *msg)
+{
+	u32 i = lower_32_bits(msg->token);
+	struct copy_queue *q;
+	struct copy_slot *s;
+
+	mutex_lock(&cd->io_lock);
+	if ((u16)(msg->token >> 48) != cd->epoch || msg->queue >= cd->nvqs ||
+	    i >= cd->vqs[msg->queue]->vq.num)
+		goto out;
+	q = cd->vqs[msg->queue];
+	spin_lock_irq(&q->lock);
+	s = &q->slots[i];
+	if (s->state == SLOT_DEVICE && s->seq == (u16)(msg->token >> 32) &&
+	    !q->dead) {
+		s->state = SLOT_PENDING;
+		list_add(&s->node, &q->pending);
+	}
+	spin_unlock_irq(&q->lock);
+out:
+	mutex_unlock(&cd->io_lock);
+}
+
+/*
+ * One BUF record of queue @qi into @to: 0 if none is pending, its size, or
+ * -errno. The copy to the device host's memory runs without io_lock.
+ * Context: read_lock.
+ */
+static ssize_t copy_read_buf(struct copy_dev *cd, unsigned int qi,
+			     struct iov_iter *to)
+{
+	ssize_t n = 0;
+	size_t done;
+
+	mutex_lock(&cd->io_lock);
+	if (qi < cd->nvqs)
+		n = copy_stage_buf(cd, cd->vqs[qi], iov_iter_count(to));
+	mutex_unlock(&cd->io_lock);
+	if (n <= 0)
+		return n;
+	done = copy_to_iter(cd->rbounce.buf, n, to);
+	if (done == n)
+		return n;
+	iov_iter_revert(to, done);
+	copy_unread(cd, cd->rbounce.buf);
+	return -EFAULT;
+}
+
+/* Fill @to with whole records; 0 when nothing is ready. Context: read_lock. */
 static ssize_t copy_read_records(struct copy_dev *cd, struct iov_iter *to)
 {
+	unsigned int i, idle = 0, nvqs = READ_ONCE(cd->nvqs);
 	ssize_t total = 0, n = 0;
-	unsigned int i, idle = 0;
 
 	WRITE_ONCE(cd->signal, false);
 	/* Pairs with copy_signal(): see any work published before it. */
@@ -738,15 +833,15 @@ static ssize_t copy_read_records(struct copy_dev *cd, struct iov_iter *to)
 	if (n > 0)
 		total += n;
 	/* Round robin over the queues, one record each, until none has one. */
-	for (i = cd->next_vq; n >= 0 && cd->nvqs && idle < cd->nvqs; i++) {
-		n = copy_read_buf(cd, cd->vqs[i % cd->nvqs], to);
+	for (i = cd->next_vq; n >= 0 && nvqs && idle < nvqs; i++) {
+		n = copy_read_buf(cd, i % nvqs, to);
 		if (n > 0) {
 			total += n;
 			idle = 0;
 		} else {
 			idle++;
 		}
-		cd->next_vq = (i + 1) % cd->nvqs;
+		cd->next_vq = (i + 1) % nvqs;
 	}
 	if (total == 0 && n < 0)
 		return n;
@@ -762,10 +857,10 @@ static ssize_t copy_dev_read(struct copy_dev *cd, struct iov_iter *to,
 	ssize_t ret;
 
 	for (;;) {
-		if (mutex_lock_interruptible(&cd->io_lock))
+		if (mutex_lock_interruptible(&cd->read_lock))
 			return -ERESTARTSYS;
 		ret = copy_read_records(cd, to);
-		mutex_unlock(&cd->io_lock);
+		mutex_unlock(&cd->read_lock);
 		if (ret)
 			return ret;
 		if (nonblock)
@@ -789,52 +884,36 @@ static __printf(2, 3) void copy_bad_input(struct copy_dev *cd, const char *fmt, 
 	va_end(args);
 }
 
-/* The slot a completion names, made BUSY; NULL if it is stale or bad. */
-static struct copy_slot *copy_claim(struct copy_dev *cd, struct copy_queue *q,
-				    const struct virtio4_host_done *done, int *err)
+/*
+ * The slot @done names in @q if it is in flight with room for the bytes,
+ * else NULL. Context: q->lock.
+ */
+static struct copy_slot *copy_find(struct copy_queue *q,
+				   const struct virtio4_host_done *done)
 {
 	u32 i = lower_32_bits(done->token);
-	struct copy_slot *s = NULL;
 
-	spin_lock_irq(&q->lock);
 	if (i < q->vq.num && q->slots[i].state == SLOT_DEVICE &&
 	    q->slots[i].seq == (u16)(done->token >> 32))
-		s = &q->slots[i];
-	if (s && done->len > s->in_len) {
-		spin_unlock_irq(&q->lock);
-		copy_bad_input(cd, "queue %u: used length %u exceeds the buffer's %u",
-			       done->queue, done->len, s->in_len);
-		*err = -EINVAL;
-		return NULL;
-	}
-	if (s)
-		s->state = SLOT_BUSY;
-	spin_unlock_irq(&q->lock);
-	if (!s)
-		copy_bad_input(cd, "queue %u: token %#llx is not in flight",
-			       done->queue, done->token);
-	*err = s ? 0 : -EINVAL;
-	return s;
+		return &q->slots[i];
+	return NULL;
 }
 
-/* Apply one completion whose header is @done; its bytes follow in @from. */
-static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *done,
-			 struct iov_iter *from)
+/*
+ * Check the completion @done before its bytes are copied in: 1 if it is
+ * stale (read before a reset), 0 if it names a buffer in flight with room
+ * for it, -EINVAL (and a log line) otherwise. Context: io_lock.
+ */
+static int copy_check_done(struct copy_dev *cd, const struct virtio4_host_done *done)
 {
 	struct copy_queue *q;
 	struct copy_slot *s;
-	int err;
+	u32 in_len = 0;
 
-	if (iov_iter_count(from) < VIRTIO4_HOST_ALIGN((size_t)done->len)) {
-		copy_bad_input(cd, "completion of %u bytes has only %zu",
-			       done->len, iov_iter_count(from));
-		return -EINVAL;
-	}
 	if ((u16)(done->token >> 48) != cd->epoch) {
 		/* Read before a reset: the driver has taken the buffer back. */
 		cd->stale++;
-		iov_iter_advance(from, VIRTIO4_HOST_ALIGN((size_t)done->len));
-		return 0;
+		return 1;
 	}
 	if (done->queue >= cd->nvqs || done->reserved) {
 		copy_bad_input(cd, "completion for queue %u of %u (reserved %#x)",
@@ -842,28 +921,102 @@ static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *do
 		return -EINVAL;
 	}
 	q = cd->vqs[done->queue];
-	s = copy_claim(cd, q, done, &err);
-	if (!s)
-		return err;
-	err = copy_elems(s, s->out_num, done->len, from, false);
-	if (!err)
-		err = copy_pad(from, done->len, false);
 	spin_lock_irq(&q->lock);
-	if (err) {
-		s->state = SLOT_DEVICE;
-	} else {
-		s->used_len = done->len;
-		s->state = SLOT_USED;
-		list_add_tail(&s->node, &q->landed);
-	}
+	s = copy_find(q, done);
+	if (s)
+		in_len = s->in_len;
 	spin_unlock_irq(&q->lock);
-	return err;
+	if (!s) {
+		copy_bad_input(cd, "queue %u: token %#llx is not in flight",
+			       done->queue, done->token);
+		return -EINVAL;
+	}
+	if (done->len > in_len) {
+		copy_bad_input(cd, "queue %u: used length %u exceeds the buffer's %u",
+			       done->queue, done->len, in_len);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
+ * Copy the bytes of the checked completion @done from @buf into its buffer
+ * and land it, unless a reset, a kill or a teardown took the buffer back
+ * since the check: then it is dropped. Context: write_lock and io_lock.
+ */
+static void copy_land(struct copy_dev *cd, const struct virtio4_host_done *done,
+		      void *buf)
+{
+	struct kvec kv = { .iov_base = buf, .iov_len = done->len };
+	struct copy_queue *q;
+	struct copy_slot *s;
+	struct iov_iter it;
+
+	if ((u16)(done->token >> 48) != cd->epoch || done->queue >= cd->nvqs) {
+		cd->stale++;
+		return;
+	}
+	q = cd->vqs[done->queue];
+	spin_lock_irq(&q->lock);
+	s = copy_find(q, done);
+	if (s && done->len <= s->in_len)
+		s->state = SLOT_BUSY;
+	else
+		s = NULL;
+	spin_unlock_irq(&q->lock);
+	if (!s) {
+		cd->stale++;
+		return;
+	}
+	iov_iter_kvec(&it, WRITE, &kv, 1, done->len);
+	/* Kernel memory on both sides, and checked against in_len: cannot fail. */
+	copy_elems(s, s->out_num, done->len, &it, false);
+	spin_lock_irq(&q->lock);
+	s->used_len = done->len;
+	s->state = SLOT_USED;
+	list_add_tail(&s->node, &q->landed);
+	spin_unlock_irq(&q->lock);
+}
+
+/*
+ * Apply one completion whose header is @done; its bytes follow in @from.
+ * They are copied from the device host's memory into the write bounce
+ * buffer without io_lock. Context: write_lock.
+ */
+static int copy_complete(struct copy_dev *cd, const struct virtio4_host_done *done,
+			 struct iov_iter *from)
+{
+	size_t len = VIRTIO4_HOST_ALIGN((size_t)done->len);
+	int ret;
+
+	if (iov_iter_count(from) < len) {
+		copy_bad_input(cd, "completion of %u bytes has only %zu",
+			       done->len, iov_iter_count(from));
+		return -EINVAL;
+	}
+	mutex_lock(&cd->io_lock);
+	ret = copy_check_done(cd, done);
+	mutex_unlock(&cd->io_lock);
+	if (ret > 0)
+		iov_iter_advance(from, len);
+	if (ret)
+		return ret < 0 ? ret : 0;
+	ret = copy_bounce_fit(&cd->wbounce, len);
+	if (ret)
+		return ret;
+	if (copy_from_iter(cd->wbounce.buf, len, from) != len)
+		return -EFAULT;
+	mutex_lock(&cd->io_lock);
+	copy_land(cd, done, cd->wbounce.buf);
+	mutex_unlock(&cd->io_lock);
+	return 0;
 }
 
 /*
  * Make the completions of one write() visible to the driver at once, as a
  * device publishes its used index: a packet spread over several receive
  * buffers is seen whole, never its first buffers without the rest.
+ * Context: write_lock and io_lock.
  */
 static void copy_publish(struct copy_dev *cd)
 {
@@ -892,7 +1045,7 @@ static ssize_t copy_dev_write(struct copy_dev *cd, struct iov_iter *from)
 	size_t start = iov_iter_count(from), taken = 0;
 	int err = 0;
 
-	if (mutex_lock_interruptible(&cd->io_lock))
+	if (mutex_lock_interruptible(&cd->write_lock))
 		return -ERESTARTSYS;
 	while (iov_iter_count(from) && !err) {
 		if (iov_iter_count(from) < sizeof(done)) {
@@ -907,16 +1060,25 @@ static ssize_t copy_dev_write(struct copy_dev *cd, struct iov_iter *from)
 		if (!err)
 			taken = start - iov_iter_count(from);
 	}
+	mutex_lock(&cd->io_lock);
 	copy_publish(cd);
 	mutex_unlock(&cd->io_lock);
+	mutex_unlock(&cd->write_lock);
 	return taken ? taken : err;
 }
 
 /* --- Devices: creation from the ioctl, removal when the file closes. --- */
 
+static void copy_free_dev(struct copy_dev *cd)
+{
+	kvfree(cd->rbounce.buf);
+	kvfree(cd->wbounce.buf);
+	kfree(cd);
+}
+
 static void copy_release_dev(struct device *dev)
 {
-	kfree(to_copy_dev(to_virtio4_device(dev)));
+	copy_free_dev(to_copy_dev(to_virtio4_device(dev)));
 }
 
 static int copy_check_create(const struct virtio4_host_create *c)
@@ -957,6 +1119,8 @@ static struct copy_dev *copy_dev_new(const struct virtio4_host_create *c)
 	if (!cd)
 		return ERR_PTR(-ENOMEM);
 	mutex_init(&cd->io_lock);
+	mutex_init(&cd->read_lock);
+	mutex_init(&cd->write_lock);
 	init_waitqueue_head(&cd->wait);
 	spin_lock_init(&cd->config_lock);
 	cd->vdev.id.device = c->device_id;

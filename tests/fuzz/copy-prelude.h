@@ -37,6 +37,8 @@
 #define lower_32_bits(n) ((u32)(n))
 #define kvcalloc(n, s, gfp) kzalloc((n) * (s), gfp)
 #define kvfree(p) kfree(p)
+#define kvmalloc(s, gfp) kmalloc(s, gfp)
+#define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define dev_warn_ratelimited(dev, ...) do { } while (0)
 #define pr_warn(...) do { } while (0)
 #define smp_mb() __sync_synchronize()	/* a full barrier, as the kernel's */

@@ -4,6 +4,10 @@
  *
  *   virtio4-bad-input blk DEVICE   block ioctls with bad arguments, I/O at and past the end
  *   virtio4-bad-input host         malformed use of /dev/virtio4-host
+ *   virtio4-bad-input host-stuck read|write
+ *                                  a device host (a NIC) whose read() buffer or write()
+ *                                  payload faults for ever (userfaultfd, never resolved):
+ *                                  blocks until killed
  *
  * Each call must fail with the expected errno (or, where the kernel may take it, succeed);
  * "ok: ..." per check, "FAIL: ..." and exit status 1 at the first surprise. Whether the
@@ -14,11 +18,14 @@
 #include <linux/fs.h>
 #include <linux/blkpg.h>
 #include <linux/hdreg.h>
+#include <linux/userfaultfd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <virtio4/host.h>
@@ -238,6 +245,85 @@ static int host_main(void)
 	return 0;
 }
 
+/*
+ * Wait for a receive buffer of the NIC (queue 0, room to write) and return
+ * its record; reads into ordinary memory at @buf, @len bytes.
+ */
+static struct virtio4_host_msg host_wait_rx(int fd, char *buf, size_t len)
+{
+	for (int tries = 0; tries < 300; tries++) {
+		ssize_t n = read(fd, buf, len);
+		size_t pos = 0;
+
+		while (n > 0 && pos + sizeof(struct virtio4_host_msg) <= (size_t)n) {
+			struct virtio4_host_msg m;
+
+			memcpy(&m, buf + pos, sizeof(m));
+			if (m.type == VIRTIO4_HOST_MSG_BUF && m.queue == 0 && m.in_len >= 64)
+				return m;
+			if (m.size < sizeof(m))
+				break;
+			pos += m.size;
+		}
+		usleep(100 * 1000);
+	}
+	fail("no receive buffer within 30 s (is the link up?)", 0);
+	exit(1);
+}
+
+/*
+ * A NIC's device host whose memory faults for ever (userfaultfd, nobody
+ * resolving it), in read() (MODE "read": the records' destination) or in
+ * write() (MODE "write": a receive completion's payload, its header in
+ * ordinary memory). The call stays in the page fault until the process is
+ * killed; the driver's reset and removal must not wait for it.
+ */
+static int host_stuck_main(const char *mode)
+{
+	struct virtio4_host_create c = {
+		.device_id = 1, .num_queues = 2, .queue_size = { 64, 64 }, .config_len = 8,
+		.features = 1ULL << 32 | 1ULL << 5,	/* VERSION_1, MAC */
+		.config = { 0x02, 0, 0, 0, 0x05, 0x01 },
+	};
+	struct uffdio_api api = { .api = UFFD_API };
+	struct uffdio_register reg;
+	long page = sysconf(_SC_PAGESIZE);
+	int fd = open("/dev/virtio4-host", O_RDWR | O_NONBLOCK);
+	int uffd = syscall(SYS_userfaultfd, O_CLOEXEC);
+	struct virtio4_host_done done;
+	struct virtio4_host_msg m;
+	char *buf;
+
+	if (fd < 0)
+		fail("open /dev/virtio4-host", fd);
+	if (uffd < 0 || ioctl(uffd, UFFDIO_API, &api))
+		fail("userfaultfd", uffd);
+	/* Page 0 is ordinary memory; pages 1 to 4 never come. */
+	buf = mmap(NULL, 5 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (buf == MAP_FAILED)
+		fail("mmap", -1);
+	memset(buf, 0, page);
+	reg = (struct uffdio_register){ .range = { (unsigned long)buf + page, 4 * page },
+					.mode = UFFDIO_REGISTER_MODE_MISSING };
+	if (ioctl(uffd, UFFDIO_REGISTER, &reg))
+		fail("UFFDIO_REGISTER", -1);
+	expect_ret("CREATE of a NIC", ioctl(fd, VIRTIO4_HOST_CREATE, &c), 0);
+	if (!strcmp(mode, "read")) {
+		/* Blocking: it waits for the first record, then faults on it. */
+		fcntl(fd, F_SETFL, 0);
+		printf("reading into a buffer that faults for ever\n");
+		printf("FAIL: read returned %zd\n", read(fd, buf + page, 4 * page));
+		return 1;
+	}
+	m = host_wait_rx(fd, buf, page);
+	done = (struct virtio4_host_done){ .token = m.token, .queue = 0, .len = 64 };
+	memcpy(buf + page - sizeof(done), &done, sizeof(done));
+	printf("writing a completion whose payload faults for ever\n");
+	printf("FAIL: write returned %zd\n",
+	       write(fd, buf + page - sizeof(done), sizeof(done) + 64));
+	return 1;
+}
+
 int main(int argc, char **argv)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -245,6 +331,9 @@ int main(int argc, char **argv)
 		return blk_main(argv[2]);
 	if (argc == 2 && !strcmp(argv[1], "host"))
 		return host_main();
-	fputs("usage: virtio4-bad-input blk DEVICE | host\n", stderr);
+	if (argc == 3 && !strcmp(argv[1], "host-stuck") &&
+	    (!strcmp(argv[2], "read") || !strcmp(argv[2], "write")))
+		return host_stuck_main(argv[2]);
+	fputs("usage: virtio4-bad-input blk DEVICE | host | host-stuck read|write\n", stderr);
 	return 2;
 }
