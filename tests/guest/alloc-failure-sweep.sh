@@ -71,7 +71,7 @@ done
 echo "ok: probe swept: $n binds, $failed failed cleanly"
 [ $failed -ge 1 ] || fail "no injected failure made a bind fail"
 echo $slot >$pci/bind || fail "binding without injection"
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 
 head -c 262144 /dev/urandom >/tmp/data
 errors=0

@@ -17,7 +17,7 @@
 
 modprobe virtio4 indirect=0 || fail "modprobe virtio4 indirect=0"
 load_virtio4_blk
-wait_for /dev/v4blk1
+wait_for_disk v4blk1
 echo 3000 >/sys/block/v4blk0/queue/io_timeout || fail "setting io_timeout"
 dmesg -c >/dev/null
 # Writes with their verify reads close behind, for 16 s: the 5 s stall falls inside.

@@ -9,7 +9,7 @@
 
 pci=0000:00:04.0
 check_disk() {
-	wait_for /dev/v4blk0
+	wait_for_disk v4blk0
 	expect_eq "pattern on v4blk0 ($1)" bind-unbind-pattern "$(head -c 19 /dev/v4blk0)"
 }
 wait_gone() {

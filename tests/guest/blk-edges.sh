@@ -10,7 +10,7 @@
 . /tests/lib.sh
 
 load_virtio4_blk
-wait_for /dev/v4blk1
+wait_for_disk v4blk1
 # The disks are probed in PCI order: 04.0 is v4blk0, 05.0 is v4blk1.
 sectors=$((67110400 / 512))
 expect_eq "odd disk size in bytes" 67110400 "$(blockdev --getsize64 /dev/v4blk0)"

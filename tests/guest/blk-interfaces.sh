@@ -21,7 +21,7 @@ for m in $(shipped_modules); do
 		echo "ok: $m.$p: $text"
 	done
 done
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 
 # debugfs: virtio4/<device>/<device>-<queue>.
 mount -t debugfs none /sys/kernel/debug 2>/dev/null || true

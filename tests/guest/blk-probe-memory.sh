@@ -20,7 +20,7 @@ sync
 echo 3 >/proc/sys/vm/drop_caches
 before=$(mem_available)
 modprobe virtio4_blk || fail "modprobe virtio4_blk"
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 expect_eq "queue depth" 1024 "$(cat /sys/block/v4blk0/mq/0/nr_tags)"
 expect_eq "segments per request" 1022 "$(cat /sys/block/v4blk0/queue/max_segments)"
 sync

@@ -9,7 +9,7 @@
 . /tests/lib.sh
 
 load_virtio4_blk
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 echo "lsblk before udev has run: '$(lsblk -dn -o NAME,SERIAL /dev/v4blk0 2>&1 || true)'"
 mkdir -p /run/udev
 /lib/systemd/systemd-udevd --daemon 2>/dev/null || fail "starting udevd"

@@ -20,7 +20,7 @@ for m in virtio4 virtio4_ring virtio4_pci virtio4_blk virtio4_copy virtio4_net; 
 	expect_eq "srcversion of $m" "$(modinfo -F srcversion /dkms/$m.ko)" \
 		"$(cat /sys/module/$m/srcversion)"
 done
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 expect_eq "driver of the disk at 06.0" virtio4-pci \
 	"$(basename "$(readlink /sys/bus/pci/devices/0000:00:06.0/driver)")"
 expect_eq "serial of v4blk0" DKMS-0 "$(cat /sys/block/v4blk0/serial)"

@@ -10,7 +10,7 @@
 modprobe virtio4_pci && modprobe virtio4_blk || fail "loading our modules"
 [ ! -e /dev/v4blk0 ] || fail "a disk exists before the hot-plug"
 host_step plug
-wait_for /dev/v4blk0 300
+wait_for_disk v4blk0 300
 expect_eq "pattern read from the hot-plugged disk" virtio4-hotplug-pattern \
 	"$(head -c 23 /dev/v4blk0)"
 host_step unplug

@@ -19,7 +19,7 @@
 [ -n "$(ls /sys/class/iommu 2>/dev/null)" ] || fail "no IOMMU in the guest"
 echo "ok: IOMMU $(ls /sys/class/iommu)"
 load_virtio4_blk
-wait_for /dev/v4blk1
+wait_for_disk v4blk1
 modprobe virtio4_net || fail "modprobe virtio4_net"
 # Every device sits behind the IOMMU; one of each kind negotiated ACCESS_PLATFORM (bit 33).
 with=0

@@ -22,7 +22,7 @@ available() {
 before=$(available)
 kmemleak_start
 load_virtio4_blk
-wait_for /dev/v4blk1
+wait_for_disk v4blk1
 net_up ours
 peer_barrier "$PEER"
 end=$(($(date +%s) + seconds))

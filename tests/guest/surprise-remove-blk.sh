@@ -23,7 +23,7 @@ echo "ok: fio ended $took s after the removal request"
 expect_disk_gone
 
 host_step add
-wait_for /dev/v4blk0 300
+wait_for_disk v4blk0 300
 round_trip 1024 "the new disk"
 echo "ok: the disk added afterwards works"
 rmmod virtio4_blk && rmmod virtio4_pci || fail "unloading"

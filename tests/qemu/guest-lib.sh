@@ -86,6 +86,13 @@ wait_for() {
 	fail "$1 did not appear"
 }
 
+# wait_for_disk NAME [TENTHS]: wait until /dev/NAME and its queue's sysfs attributes exist (the
+# disk's node appears before the block layer registers its queue).
+wait_for_disk() {
+	wait_for "/dev/$1" "${2:-100}"
+	wait_for "/sys/block/$1/queue/io_timeout" "${2:-100}"
+}
+
 # load_virtio4_blk [PCI MODULE ARGS]: our block driver on the test's transport ($TRANSPORT,
 # from "# transports:"); wait for /dev/v4blk0 (and one /dev/v4blkN per QEMU disk).
 #   pci (default): our PCI transport drives QEMU's virtio-blk-pci disks in PCI order.
@@ -98,7 +105,7 @@ load_virtio4_blk() {
 	fi
 	modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci"
 	modprobe virtio4_blk || fail "modprobe virtio4_blk"
-	wait_for /dev/v4blk0
+	wait_for_disk v4blk0
 }
 
 # serve_blk FILE [OPTIONS]: a device host serving FILE as the next /dev/v4blkN; waits for
@@ -109,7 +116,7 @@ serve_blk() {
 	n=$(ls /sys/block | grep -c '^v4blk' || true)
 	virtio4-host blk "$@" "$file" &
 	HOST_PID=$!
-	wait_for "/dev/v4blk$n"
+	wait_for_disk "v4blk$n"
 	echo "ok: device host $HOST_PID serves $file as /dev/v4blk$n"
 }
 

@@ -26,7 +26,7 @@ echo "== virtio4 guest on $(uname -r), $(nproc) CPUs"
 for m in $(shipped_modules); do
 	echo "-- $m: $(modinfo -F description "$m")"
 done
-wait_for /dev/v4blk0
+wait_for_disk v4blk0
 echo "-- virtio4 devices:"
 for d in /sys/bus/virtio4/devices/*; do
 	drv=$(basename "$(readlink "$d/driver")")
