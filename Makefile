@@ -33,6 +33,12 @@ setup:
 check:
 	@tests/qemu/check.sh
 
+# tests/manifest from the last full make check's results (review the diff before committing).
+manifest:
+	@test -s build/results/names || { echo "no full make check results in build/results" >&2; exit 1; }
+	@cp build/results/names tests/manifest
+	@git diff --stat -- tests/manifest
+
 run:
 	@tests/qemu/main.sh
 
@@ -61,4 +67,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules tools setup check run bench fuzz soak docs patches lint kernel clean
+.PHONY: all modules tools setup check manifest run bench fuzz soak docs patches lint kernel clean

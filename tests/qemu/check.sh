@@ -3,16 +3,24 @@
 # make check: set-up, build (both kernels), lint, the fuzzers' corpus replay, every guest test
 # on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
 # "N passed, N failed".
-# Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test); K=stock|debug
-# restricts the kernels.
+# Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test);
+# a NAME that is no test fails. K=stock|debug restricts the kernels.
+# A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
+# missing (a test or KUnit case that did not run) or one not listed fails the check
+# ("make manifest" rewrites the list from the last full run's summary). Each test's seconds go
+# to build/results/times.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 T=${T:-} K=${K:-}
 summary="$build/results/summary"
+times="$build/results/times"
+manifest="$top/tests/manifest"
 mkdir -p "$build/results"
 : >"$summary"
+: >"$times"
 start=$(date +%s)
+ran=0
 
 # record LINES...: append result lines ("pass|fail|skip NAME ...") to the summary.
 record() {
@@ -40,10 +48,14 @@ done
 
 [ -z "$T" ] && "$top/tests/qemu/lint.sh" | record
 # The fuzzers' corpus and crash reproducers, replayed (T=fuzz-replay for this alone).
-[ -z "$T" ] || [ "$T" = fuzz-replay ] && "$top/tests/fuzz/replay.sh" | record
+if [ -z "$T" ] || [ "$T" = fuzz-replay ]; then
+	"$top/tests/fuzz/replay.sh" | record
+	ran=1
+fi
 # The patch series: checkpatch, git am and build in the debug kernel's tree (T=patches alone).
 if { [ -z "$T" ] || [ "$T" = patches ]; } && grep -qx "pass build:debug" "$summary"; then
 	"$top/tests/qemu/patches-check.sh" "$("$top/tests/qemu/kernel.sh")" | record
+	ran=1
 fi
 
 # kernels_of TEST: the kernels a test runs on (default: debug), limited to those built.
@@ -65,20 +77,26 @@ transports_of() {
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
+	ran=1
 	for k in $(kernels_of "$t"); do
 		for tr in $(transports_of "$t"); do
 			label=$name
 			[ "$tr" = pci ] || label+="@$tr"
+			t0=$(date +%s)
 			TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "$t" |
 				sed "s/^\([a-z]*\) $label\( \|$\)/\1 $label [$k]\2/" | record
+			echo "$(( $(date +%s) - t0 )) $label [$k]" >>"$times"
 		done
 	done
 done
 
+# Harness self-test, host half: the manifest and KTAP checks, fed broken inputs.
+[ -z "$T" ] && "$top/tests/qemu/selftest-host.sh" | record
 # Harness self-test: each deliberately broken test must fail, for the reason it names.
 for t in "$top"/tests/selftest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
+	ran=1
 	grep -qx "pass build:debug" "$summary" || continue
 	expected=$(sed -n 's/^# expect-failure: //p' "$t")
 	got=$("$top/tests/qemu/run.sh" debug "$t" | grep "^fail $name ")
@@ -88,6 +106,12 @@ for t in "$top"/tests/selftest/*.sh; do
 		echo "fail $name [debug] not caught as '$expected': ${got:-the runner passed it}"
 	fi | record
 done
+
+[ -n "$T" ] && [ "$ran" = 0 ] && echo "fail T=$T: there is no test of that name" | record
+
+if [ -z "$T" ] && [ -z "$K" ]; then
+	"$top/tests/qemu/manifest-check.sh" "$summary" "$manifest" "$build/results/names" | record
+fi
 
 # Failures: where their logs are, and the tail of their consoles.
 grep '^fail' "$summary" | while read -r _ name kind _; do
@@ -104,6 +128,7 @@ done
 passed=$(grep -c '^pass' "$summary")
 failed=$(grep -c '^fail' "$summary")
 skipped=$(grep -c '^skip' "$summary")
+[ -s "$times" ] && echo "slowest: $(sort -rn "$times" | head -n 5 | awk '{ printf "%s%s %s %ss", sep, $2, $3, $1; sep = ", " }')"
 echo "make check took $(( $(date +%s) - start ))s; results in $summary"
 if [ "$skipped" -gt 0 ]; then
 	echo "$passed passed, $failed failed, $skipped skipped"

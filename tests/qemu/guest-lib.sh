@@ -316,10 +316,12 @@ kmemleak_start() {
 	echo scan >$KMEMLEAK && echo clear >$KMEMLEAK || fail "kmemleak"
 }
 
-# kmemleak_check: fail if kmemleak finds anything allocated since kmemleak_start.
+# kmemleak_check: fail if kmemleak finds anything allocated since kmemleak_start. kmemleak
+# does not report objects younger than 5 s: the scan waits past that.
 kmemleak_check() {
 	local leaks
 	[ -e $KMEMLEAK ] || return 0
+	sleep 6
 	echo scan >$KMEMLEAK
 	echo scan >$KMEMLEAK
 	leaks=$(cat $KMEMLEAK)

@@ -14,9 +14,13 @@
 #   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
 #                            copying one ($TRANSPORT in the guest; results named NAME@copy)
 #
+#   # qemu-stderr: PATTERN   a line QEMU may print to stderr in this test (grep -E)
+#
 # The verdict of a guest is the line its /init writes to the second serial port after the test.
-# A test passes only if every guest wrote "exit=0", none timed out, and no console shows a
-# kernel report (Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task, soft lockup, panic).
+# A test passes only if every guest wrote "exit=0", none timed out, no console shows a
+# kernel report (Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task, soft lockup, panic),
+# every QEMU exited with status 0 and none printed anything to stderr but the lines allowed
+# (a hub without a host network, and the test's own "# qemu-stderr:" patterns).
 # Prints one line "pass|fail NAME [reason]" per result (KUnit cases too) to stdout and to
 # $WORK/results. Exit status: 0 if the test passed.
 set -uo pipefail
@@ -42,12 +46,17 @@ debug)
 esac
 initrd="$build/$kind/initramfs.cpio"
 
+# What QEMU may print to stderr in any test: a hub (a NIC test's) with no host network.
+qemu_stderr_ok='warning: hub [0-9]+ is not connected to host network'
 bad_patterns='Oops|BUG:|kernel BUG at|WARNING:|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|blocked for more than|soft lockup|rcu_.* stall|Kernel panic|unreferenced object|general protection fault|Call Trace:'
 
 directive() {
 	sed -n "s/^# $1: //p" "$test_file"
 }
 
+while IFS= read -r line; do
+	[ -n "$line" ] && qemu_stderr_ok+="|$line"
+done < <(directive qemu-stderr)
 timeout_s=$(directive timeout | tail -n 1)
 timeout_s=${VIRTIO4_TIMEOUT:-${timeout_s:-90}}
 guests=$(directive guests | tail -n 1)
@@ -122,13 +131,18 @@ if [ -n "${INTERACTIVE:-}" ]; then
 fi
 # judge N: prints the reason guest N failed, or nothing if it passed.
 judge() {
-	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report
+	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report qemu_said
 	report=$(grep -aE "$bad_patterns" "$log" 2>/dev/null | head -n 1 | tr -d '\r')
+	qemu_said=$(grep -avE "$qemu_stderr_ok" "$WORK/qemu$g.err" 2>/dev/null | head -n 1)
 	verdict=$(grep -a "^VIRTIO4-VERDICT $test_name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 		echo "guest $g timed out after ${timeout_s}s"
 	elif [ -n "$report" ]; then
 		echo "guest $g kernel report: ${report:0:160}"
+	elif [ "$rc" != 0 ]; then
+		echo "guest $g: QEMU exited with status $rc: $(head -c 160 "$WORK/qemu$g.err")"
+	elif [ -n "$qemu_said" ]; then
+		echo "guest $g: QEMU said: ${qemu_said:0:160}"
 	elif [ -z "$verdict" ]; then
 		echo "guest $g gave no verdict (crashed, rebooted or QEMU failed: $(head -c 160 "$WORK/qemu$g.err"))"
 	elif [ "$verdict" != "exit=0" ] && [ "$verdict" != interactive ]; then
@@ -162,11 +176,12 @@ for boot in $(seq 0 $((boots - 1))); do
 	[ "${#reasons[@]}" = 0 ] || break
 done
 
+# KUnit cases (KTAP in the console) count as results of their own; a failed one fails the test.
+ktap=$(for log in "$WORK"/console*.log; do "$top/tests/qemu/ktap.sh" "$log"; done)
+kfail=$(grep -m 1 '^fail' <<<"$ktap")
+[ -z "$kfail" ] || reasons+=("KUnit: $kfail")
 {
-	# KUnit cases (KTAP in the console) count as results of their own.
-	for log in "$WORK"/console*.log; do
-		"$top/tests/qemu/ktap.sh" "$log"
-	done
+	[ -z "$ktap" ] || echo "$ktap"
 	if [ "${#reasons[@]}" = 0 ]; then
 		echo "pass $name"
 	else
