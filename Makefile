@@ -48,6 +48,10 @@ bench:
 fuzz:
 	@tests/fuzz/fuzz.sh
 
+# Planted bugs: each tests/mutants/*.patch must be caught by the tests it names (not in check).
+mutants:
+	@tests/mutants/run.sh $(M)
+
 soak:
 	@VIRTIO4_CMDLINE="load_seconds=600" VIRTIO4_TIMEOUT=1200 T=load-mixed K=$(or $(K),stock) \
 		tests/qemu/check.sh
@@ -67,4 +71,4 @@ kernel:
 clean:
 	rm -rf build
 
-.PHONY: all modules tools setup check manifest run bench fuzz soak docs patches lint kernel clean
+.PHONY: all modules tools setup check manifest mutants run bench fuzz soak docs patches lint kernel clean

@@ -80,6 +80,8 @@ struct ring {
 	u16 last_used;		/* the next used index to read */
 	u16 avail_flags;
 	u64 spurious;		/* interrupts with nothing used */
+	u64 indirect_tables;	/* buffers added through an indirect table */
+	u64 alloc_failures;	/* indirect tables that could not be allocated */
 	struct virtio4_storm storm;	/* ... in a row */
 	struct dentry *debugfs;
 	char name[32];
@@ -224,8 +226,10 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 	int err;
 
 	table = kmalloc_array(total, sizeof(*table) + sizeof(*addrs), GFP_ATOMIC);
-	if (!table)
+	if (!table) {
+		r->alloc_failures++;
 		return -ENOMEM;
+	}
 	addrs = (dma_addr_t *)(table + total);
 	err = ring_map_sg(r, sg, out_num, total, addrs, &in_len);
 	if (err)
@@ -253,6 +257,7 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 		.data = data, .in_len = in_len, .ndescs = 1, .last = head,
 		.indirect = table, .indirect_num = total,
 	};
+	r->indirect_tables++;
 	ring_publish(r, head);
 	return 0;
 
@@ -713,8 +718,10 @@ static int ring_debugfs_show(struct seq_file *m, void *unused)
 	seq_printf(m, "kicks %llu\ninterrupts %llu\nspurious %llu\n",
 		   READ_ONCE(r->vq.kicks), READ_ONCE(r->vq.interrupts),
 		   READ_ONCE(r->spurious));
-	seq_printf(m, "event_idx %d\nindirect %d\nbroken %d\n", r->event_idx,
-		   r->indirect, READ_ONCE(r->vq.broken));
+	seq_printf(m, "event_idx %d\nindirect %d\nindirect_tables %llu\nalloc_failures %llu\n",
+		   r->event_idx, r->indirect, READ_ONCE(r->indirect_tables),
+		   READ_ONCE(r->alloc_failures));
+	seq_printf(m, "broken %d\n", READ_ONCE(r->vq.broken));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(ring_debugfs);

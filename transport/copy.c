@@ -389,9 +389,9 @@ static int copy_debugfs_show(struct seq_file *m, void *unused)
 		   state[SLOT_ADDED], state[SLOT_PENDING],
 		   state[SLOT_DEVICE] + state[SLOT_BUSY], state[SLOT_USED],
 		   state[SLOT_ORPHAN]);
-	seq_printf(m, "kicks %llu\ninterrupts %llu\nstale %llu\ndead %d\n",
+	seq_printf(m, "kicks %llu\ninterrupts %llu\nstale %llu\ndead %d\ncallbacks %d\n",
 		   READ_ONCE(q->vq.kicks), READ_ONCE(q->vq.interrupts),
-		   READ_ONCE(q->cd->stale), READ_ONCE(q->dead));
+		   READ_ONCE(q->cd->stale), READ_ONCE(q->dead), READ_ONCE(q->callbacks));
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(copy_debugfs);

@@ -2,9 +2,10 @@
 # Receive-refill allocation failures (fault injection on the debug kernel): two of our NICs on
 # one QEMU hub, each in its own network namespace, ping each other while failslab and
 # fail_page_alloc fail P% of the kernel's atomic allocations, P = 5, 20 and 50 (at more, hardly
-# a packet gets as far as our receive path). The receive refill in NAPI runs out of memory
-# (counted by ethtool -S rx0_alloc_failures; the sweep must count some) and retries from
-# process context; pings may be lost meanwhile. After each step, with injection off, every ping
+# a packet gets as far as our receive path), then 100% while 1000 pings flood the receive
+# rings (they run dry unless the refill is retried from process context). The receive refill
+# in NAPI runs out of memory (counted by ethtool -S rx0_alloc_failures; the sweep must count
+# some) and retries from process context; pings may be lost meanwhile. After each step, with injection off, every ping
 # is answered. Then the interfaces go down and come up during injection (a refill failing as
 # the interface closes), the modules unload, nothing leaks (kmemleak), nothing splats (runner).
 # Over the copying transport the two NICs are a device host's net-pair instead.
@@ -58,6 +59,16 @@ for p in 5 20 50; do
 	ns_ping_count 2 50 -i 0.02
 done
 [ $after -gt $start ] || fail "no receive refill ran out of memory in the sweep"
+
+# Every atomic allocation failing: the receive rings run dry unless the refill is retried from
+# process context (where allocations may sleep, and do not fail here). Then, with no other
+# traffic to wake NAPI, every ping must be answered.
+inject 100
+$IP netns exec ns1 ping -c 1000 -i 0.002 -W 1 169.254.20.2 >/dev/null 2>&1 || true
+inject 0
+echo "ok: 1000 pings sent with every atomic allocation failing," \
+	"$(($(failures_of 1) + $(failures_of 2) - after)) receive refills ran out of memory"
+ns_ping_count 1 50 -i 0.02
 
 # Close and open the interfaces while refills fail: a poll that fails to refill as the interface
 # closes must not leave a refill work behind (it would wait forever on the disabled NAPI).

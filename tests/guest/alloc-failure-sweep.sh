@@ -3,9 +3,14 @@
 # allocation of the task):
 #   probe:   binding our PCI driver to a disk (INTx, see below) with the Nth allocation failing,
 #            N = 1, 2, ... until a bind needs no more: each succeeds or fails with an error;
-#   submit:  dd through our disk (indirect descriptors forced, so each request allocates) with
-#            the Nth allocation of dd failing: errors or success, and the data written without
-#            injection afterwards reads back.
+#   submit:  a 64 KiB direct write through our disk (indirect descriptors forced, so each
+#            request allocates its table) with the Nth allocation of the writer failing, armed
+#            only once the disk is open and the data ready (virtio4-fail-io), N = 1..60: the
+#            write succeeds and reads back, or fails with an error. fail-nth counts only the
+#            writer's own allocations, and the request's table is allocated where blk-mq
+#            dispatches it, so then 20% of all atomic allocations fail during 40 such writes:
+#            the ring's debugfs counter must show failed table allocations, and every write
+#            must still succeed and read back (the block driver retries the request).
 # Nothing leaks (kmemleak) and nothing splats (the runner).
 # A second disk stays on Linux's virtio_blk throughout: it keeps the block layer's shared caches
 # (the disks' bio slab) alive, so that no injected failure lands in the kernel's own first-time
@@ -73,13 +78,41 @@ echo "ok: probe swept: $n binds, $failed failed cleanly"
 echo $slot >$pci/bind || fail "binding without injection"
 wait_for_disk v4blk0
 
-head -c 262144 /dev/urandom >/tmp/data
-errors=0
-for n in $(seq 1 100); do
-	sh -c "echo $n >/proc/self/fail-nth; exec dd if=/tmp/data of=/dev/v4blk0 bs=64k oflag=direct" \
-		2>/dev/null || errors=$((errors + 1))
+# ring_alloc_failures: indirect-table allocations that failed, over the disk's queues.
+ring_alloc_failures() {
+	cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* |
+		awk '$1 == "alloc_failures" { n += $2 } END { print n + 0 }'
+}
+before=$(ring_alloc_failures)
+errors=0 injected=0
+for n in $(seq 1 60); do
+	out=$(virtio4-fail-io /dev/v4blk0 $n) && rc=0 || rc=$?
+	case $rc in
+	0) ;;
+	3) errors=$((errors + 1)) ;;
+	*) fail "allocation $n failing in a write: $out" ;;
+	esac
+	case $out in injected*) injected=$((injected + 1)) ;; esac
 done
-echo "ok: submission swept: 100 dd runs, $errors failed cleanly"
+echo "ok: submission swept: 60 writes, $injected with the writer's Nth allocation failing," \
+	"$errors failed cleanly"
+[ "$injected" -gt 0 ] || fail "no injected failure reached the writer"
+
+for f in failslab fail_page_alloc; do
+	echo Y >$dbg/$f/ignore-gfp-wait	# atomic allocations only: the ring's tables
+	echo 20 >$dbg/$f/probability
+done
+for n in $(seq 1 40); do
+	out=$(virtio4-fail-io /dev/v4blk0 0) || fail "a write with 20% of atomic allocations failing: $out"
+done
+for f in failslab fail_page_alloc; do
+	echo 0 >$dbg/$f/probability
+	echo N >$dbg/$f/ignore-gfp-wait
+done
+seen=$(( $(ring_alloc_failures) - before ))
+echo "ok: 40 writes with 20% of atomic allocations failing all completed and read back;" \
+	"$seen indirect-table allocations failed in the ring and were retried"
+[ "$seen" -gt 0 ] || fail "no injected failure reached the ring's table allocation"
 round_trip 256 "after the sweep, without injection"
 echo "ok: the disk round-trips after the sweep"
 

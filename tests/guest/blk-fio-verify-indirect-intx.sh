@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The same fio verification with the other ring and interrupt paths: every multi-element
 # buffer in an indirect table, no event index (flag-based suppression), INTx interrupts, and
-# buffers mapped with the DMA API (the device offers VIRTIO_F_ACCESS_PLATFORM).
+# buffers mapped with the DMA API (the device offers VIRTIO_F_ACCESS_PLATFORM). Checks that
+# the line is an IO-APIC one that took interrupts and that indirect tables were used (debugfs).
 # kernels: debug
 # timeout: 400
 # setup: truncate -s 96M disk.img
@@ -10,11 +11,19 @@
 
 modprobe virtio4 event_idx=0 && modprobe virtio4_ring indirect_always=1 || fail "module options"
 load_virtio4_blk irq_mode=2
-grep -q virtio4 /proc/interrupts || fail "no virtio4 interrupt line"
+intx=$(grep 'IO-APIC.*virtio4\.0$' /proc/interrupts) ||
+	fail "virtio4.0 is not on an IO-APIC line (INTx): $(grep virtio4 /proc/interrupts)"
+echo "ok: INTx: $intx"
 features=$(cat /sys/bus/virtio4/devices/virtio4.0/features)
 [ $((features >> 33 & 1)) = 1 ] || fail "VIRTIO_F_ACCESS_PLATFORM not negotiated: $features"
 echo "ok: VIRTIO_F_ACCESS_PLATFORM negotiated ($features)"
 expect_eq "negotiated EVENT_IDX (bit 29)" 0 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 29 & 1 ))
 expect_eq "negotiated INDIRECT_DESC (bit 28)" 1 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 ))
 fio_verify /dev/v4blk0 32M
+tables=$(cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* |
+	awk '$1 == "indirect_tables" { n += $2 } END { print n + 0 }')
+[ "${tables:-0}" -gt 0 ] || fail "no buffer went through an indirect table"
+echo "ok: $tables buffers went through an indirect table"
+count=$(grep 'IO-APIC.*virtio4\.0$' /proc/interrupts | awk '{ print $2 + $3 }')
+[ "$count" -gt 0 ] || fail "the INTx line took no interrupt"
 grep virtio4 /proc/interrupts

@@ -21,7 +21,18 @@ expect_eq "size of the data" 67108864 "$(size_of /tmp/data)"
 $IP netns exec ns2 sh -c 'timeout 300 nc -l -p 5001 </tmp/hold >/tmp/received' &
 listener=$!
 sleep 1
-$IP netns exec ns1 nc 169.254.20.2 5001 </tmp/data || fail "sending from ns1"
+# net_state: what to look at when the transfer stalls: both NICs' counters and queues.
+net_state() {
+	local i
+	for i in 1 2; do
+		eval "$IP netns exec ns$i ethtool -S \$NIC_$i" | grep -v ': 0$'
+	done
+	grep -H . /sys/kernel/debug/virtio4/*/* 2>/dev/null | grep -vE ':(0|size .*)$'
+}
+if ! $IP netns exec ns1 timeout 280 nc 169.254.20.2 5001 </tmp/data; then
+	net_state
+	fail "sending 64 MiB from ns1 (stalled?)"
+fi
 wait $listener
 expect_eq "bytes received in ns2" 67108864 "$(size_of /tmp/received)"
 expect_eq "sha256 of 64 MiB from ns1 to ns2" "$(sha256sum </tmp/data | cut -d' ' -f1)" \

@@ -18,6 +18,10 @@ host_step remove
 asked=$(date +%s)
 wait $FIO_PID && echo "fio finished cleanly" || echo "fio failed, as expected: $(grep -m 1 -i error /tmp/fio.log)"
 took=$(($(date +%s) - asked))
+# Failing is expected; returning wrong data is not.
+if grep -iE 'verify: bad|verify failed' /tmp/fio.log; then
+	fail "fio read back wrong data around the removal"
+fi
 echo "ok: fio ended $took s after the removal request"
 [ "$took" -le 10 ] || fail "fio took $took s to end"
 expect_disk_gone

@@ -4,7 +4,7 @@
 # on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
 # "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test);
-# a NAME that is no test fails. K=stock|debug restricts the kernels.
+# a NAME that is no test fails. K=stock|debug restricts the kernels, TR=pci|copy the transports.
 # A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
 # missing (a test or KUnit case that did not run) or one not listed fails the check
 # ("make manifest" rewrites the list from the last full run's summary). Each test's seconds go
@@ -80,6 +80,7 @@ for t in "$top"/tests/guest/*.sh; do
 	ran=1
 	for k in $(kernels_of "$t"); do
 		for tr in $(transports_of "$t"); do
+			[ -n "${TR:-}" ] && [ "$TR" != "$tr" ] && continue
 			label=$name
 			[ "$tr" = pci ] || label+="@$tr"
 			t0=$(date +%s)

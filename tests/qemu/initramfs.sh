@@ -1,10 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build the guest initramfs for one kernel (stock or debug): busybox, kmod, fio,
-# iperf3, e2fsprogs, ethtool, iproute2's ip, util-linux's blkdiscard and lsblk, our device
+# iperf3, e2fsprogs, ethtool, iproute2's ip, util-linux's blkdiscard, lsblk and fallocate, our device
 # host (tools/virtio4-host), with their libraries;
 # Linux's virtio modules; our modules (already built into build/KIND/src); the tests
-# and /init.
+# and /init. Two archives: initramfs-fio.cpio holds all of it, initramfs.cpio all but fio and
+# the libraries only fio needs (Ceph, Gluster, RDMA, ICU...: three quarters of the bytes, which
+# every boot would unpack, the debug kernel's slowly); run.sh boots the first only for tests
+# that run fio.
 # Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -30,7 +33,7 @@ esac
 make -s -C "$top/tools" O="$build/tools"
 host_tool=$build/tools/virtio4-host
 
-tools=("$host_tool" "$build/tools/virtio4-bad-input" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /sbin/ethtool /bin/udevadm)
+tools=("$host_tool" "$build/tools/virtio4-bad-input" "$build/tools/virtio4-fail-io" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /usr/bin/fallocate /sbin/ethtool /bin/udevadm)
 linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
@@ -42,8 +45,13 @@ linux_module_paths() {
 	done | awk '$1 == "insmod" { print $2 }' | sed "s|^$moddir/||" | sort -u
 }
 
+# libs_of PROGRAM...: the shared libraries they load, one path per line, sorted.
+libs_of() {
+	ldd "$@" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | LC_ALL=C sort -u
+}
+
 libraries() {
-	ldd "${tools[@]}" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | sort -u
+	libs_of "${tools[@]}"
 }
 
 guest_files() {
@@ -57,7 +65,8 @@ stamp=$( {
 	(cd "$out/src" && sha256sum $ours)
 	(cd "$moddir" && sha256sum $(linux_module_paths))
 } | sha256sum | cut -c1-16)
-if [ -f "$out/initramfs.cpio" ] && [ "$(cat "$out/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
+if [ -f "$out/initramfs.cpio" ] && [ -f "$out/initramfs-fio.cpio" ] &&
+	[ "$(cat "$out/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 echo "  INITRD  $out/initramfs.cpio ($kver)"
@@ -68,7 +77,8 @@ install -m 755 "$top/tests/qemu/init" "$staging/init"
 cp /bin/busybox "$staging/bin/busybox"
 cp /bin/kmod "$staging/sbin/kmod"
 for l in modprobe insmod rmmod lsmod modinfo depmod; do ln -s kmod "$staging/sbin/$l"; done
-cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk "$host_tool" "$build/tools/virtio4-bad-input" "$staging/usr/bin/"
+cp /usr/bin/fio /usr/bin/iperf3 /bin/lsblk /usr/bin/fallocate "$host_tool" "$build/tools/virtio4-bad-input" \
+	"$build/tools/virtio4-fail-io" "$staging/usr/bin/"
 # iproute2's ip (network namespaces) goes before busybox's applet in PATH.
 cp /bin/ip "$staging/usr/sbin/ip"
 cp /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /sbin/ethtool "$staging/usr/sbin/"
@@ -100,5 +110,16 @@ cp "$top/tests/qemu/guest-lib.sh" "$staging/tests/lib.sh"
 cp "$top/tests/qemu/main-guest.sh" "$staging/tests/"
 printf '%s\n' $ours | grep -v '^./tests/' | sed 's|.*/||; s|\.ko$||' >"$staging/tests/shipped-modules"
 
-(cd "$staging" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/initramfs.cpio"
+# fio and what only fio needs, as paths in the staging tree ("./usr/bin/fio", ...).
+fio_only() {
+	local t others=()
+	for t in "${tools[@]}"; do
+		[ "$t" = /usr/bin/fio ] || others+=("$t")
+	done
+	echo ./usr/bin/fio
+	LC_ALL=C comm -23 <(libs_of /usr/bin/fio) <(libs_of "${others[@]}") | sed 's|^|.|'
+}
+(cd "$staging" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/initramfs-fio.cpio"
+(cd "$staging" && find . | grep -vxF -f <(fio_only) | LC_ALL=C sort | cpio -o -H newc --quiet) \
+	>"$out/initramfs.cpio"
 echo "$stamp" >"$out/initramfs.stamp"
