@@ -10,6 +10,8 @@ set -uo pipefail
 
 work=${MUTANTS_WORK:-$build/mutants/tree}
 table="$build/mutants/table.md"
+# A fresh copy: objects left by an earlier, interrupted run could hold its mutant.
+rm -rf "$work"
 mkdir -p "$work" "$(dirname "$table")"
 patches=()
 if [ $# = 0 ]; then
@@ -40,6 +42,7 @@ try() {
 printf '| mutant | caught by | seconds |\n|---|---|---|\n' >"$table"
 survived=0
 total=0
+last_files=()
 start=$(date +%s)
 for p in "${patches[@]}"; do
 	[ -f "$p" ] || { echo "no mutant $p" >&2; exit 2; }
@@ -47,6 +50,12 @@ for p in "${patches[@]}"; do
 	t0=$(date +%s)
 	total=$((total + 1))
 	rsync -a --delete --exclude=/build/ --exclude=/.git/ "$top/" "$work/"
+	# The last mutant's files came back with their old times: newer ones, or make would keep
+	# the mutated objects built from them.
+	for f in "${last_files[@]}"; do
+		touch "$work/$f"
+	done
+	mapfile -t last_files < <(sed -n 's|^+++ b/||p' "$p")
 	mkdir -p "$work/build"
 	caught=""
 	if ! (cd "$work" && git apply "$p" 2>"$work/build/apply.log"); then
