@@ -135,6 +135,23 @@ static u64 copy_token(struct copy_dev *cd, struct copy_slot *s, unsigned int i)
 	return (u64)cd->epoch << 48 | (u64)s->seq << 32 | i;
 }
 
+/* A token from before the last reset: its buffer was taken back. */
+static bool copy_stale_token(struct copy_dev *cd, u64 token)
+{
+	return (u16)(token >> 48) != cd->epoch;
+}
+
+/* The slot @token names in @q if the device holds it, else NULL. Context: q->lock. */
+static struct copy_slot *copy_find(struct copy_queue *q, u64 token)
+{
+	u32 i = lower_32_bits(token);
+
+	if (i < q->vq.num && q->slots[i].state == SLOT_DEVICE &&
+	    q->slots[i].seq == (u16)(token >> 32))
+		return &q->slots[i];
+	return NULL;
+}
+
 /* Wake the device host: something may be ready to read. */
 static void copy_signal(struct copy_dev *cd)
 {
@@ -774,19 +791,16 @@ static ssize_t copy_stage_buf(struct copy_dev *cd, struct copy_queue *q,
  */
 static void copy_unread(struct copy_dev *cd, const struct virtio4_host_msg *msg)
 {
-	u32 i = lower_32_bits(msg->token);
 	struct copy_queue *q;
 	struct copy_slot *s;
 
 	mutex_lock(&cd->io_lock);
-	if ((u16)(msg->token >> 48) != cd->epoch || msg->queue >= cd->nvqs ||
-	    i >= cd->vqs[msg->queue]->vq.num)
+	if (copy_stale_token(cd, msg->token) || msg->queue >= cd->nvqs)
 		goto out;
 	q = cd->vqs[msg->queue];
 	spin_lock_irq(&q->lock);
-	s = &q->slots[i];
-	if (s->state == SLOT_DEVICE && s->seq == (u16)(msg->token >> 32) &&
-	    !q->dead) {
+	s = copy_find(q, msg->token);
+	if (s && !q->dead) {
 		s->state = SLOT_PENDING;
 		list_add(&s->node, &q->pending);
 	}
@@ -885,21 +899,6 @@ static __printf(2, 3) void copy_bad_input(struct copy_dev *cd, const char *fmt, 
 }
 
 /*
- * The slot @done names in @q if it is in flight with room for the bytes,
- * else NULL. Context: q->lock.
- */
-static struct copy_slot *copy_find(struct copy_queue *q,
-				   const struct virtio4_host_done *done)
-{
-	u32 i = lower_32_bits(done->token);
-
-	if (i < q->vq.num && q->slots[i].state == SLOT_DEVICE &&
-	    q->slots[i].seq == (u16)(done->token >> 32))
-		return &q->slots[i];
-	return NULL;
-}
-
-/*
  * Check the completion @done before its bytes are copied in: 1 if it is
  * stale (read before a reset), 0 if it names a buffer in flight with room
  * for it, -EINVAL (and a log line) otherwise. Context: io_lock.
@@ -910,7 +909,7 @@ static int copy_check_done(struct copy_dev *cd, const struct virtio4_host_done *
 	struct copy_slot *s;
 	u32 in_len = 0;
 
-	if ((u16)(done->token >> 48) != cd->epoch) {
+	if (copy_stale_token(cd, done->token)) {
 		/* Read before a reset: the driver has taken the buffer back. */
 		cd->stale++;
 		return 1;
@@ -922,7 +921,7 @@ static int copy_check_done(struct copy_dev *cd, const struct virtio4_host_done *
 	}
 	q = cd->vqs[done->queue];
 	spin_lock_irq(&q->lock);
-	s = copy_find(q, done);
+	s = copy_find(q, done->token);
 	if (s)
 		in_len = s->in_len;
 	spin_unlock_irq(&q->lock);
@@ -952,13 +951,13 @@ static void copy_land(struct copy_dev *cd, const struct virtio4_host_done *done,
 	struct copy_slot *s;
 	struct iov_iter it;
 
-	if ((u16)(done->token >> 48) != cd->epoch || done->queue >= cd->nvqs) {
+	if (copy_stale_token(cd, done->token) || done->queue >= cd->nvqs) {
 		cd->stale++;
 		return;
 	}
 	q = cd->vqs[done->queue];
 	spin_lock_irq(&q->lock);
-	s = copy_find(q, done);
+	s = copy_find(q, done->token);
 	if (s && done->len <= s->in_len)
 		s->state = SLOT_BUSY;
 	else
