@@ -58,8 +58,13 @@ for p in "${patches[@]}"; do
 	mapfile -t last_files < <(sed -n 's|^+++ b/||p' "$p")
 	mkdir -p "$work/build"
 	caught=""
-	if ! (cd "$work" && git apply "$p" 2>"$work/build/apply.log"); then
+	# The ceiling keeps git from finding a repository around the copy (build/ is inside
+	# ours), where it would skip every path outside the directory, silently.
+	if ! (cd "$work" && GIT_CEILING_DIRECTORIES=$(dirname "$work") git apply "$p" \
+		2>"$work/build/apply.log"); then
 		caught="DOES NOT APPLY: $(head -n 1 "$work/build/apply.log")"
+	elif cmp -s "$top/${last_files[0]}" "$work/${last_files[0]}"; then
+		caught="DOES NOT APPLY: ${last_files[0]} unchanged"
 	else
 		for sel in $(sed -n 's/^Tests: //p' "$p"); do
 			got=$(try "$sel")
