@@ -5,6 +5,7 @@
 # 3000 bytes, each frame spread over two receive buffers (mergeable buffers: the device host
 # publishes a packet's buffers at once, and the driver takes them as one packet).
 # kernels: debug stock
+# alone: a 64 MiB TCP transfer on both cores; a neighbour's load makes its stall watchdog guess
 # timeout: 400
 . /tests/lib.sh
 

@@ -4,7 +4,7 @@
 # on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
 # "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test);
-# a NAME that is no test fails. K=stock|debug restricts the kernels, TR=pci|copy the transports.
+# a NAME that is no test fails. JOBS=N runs N single-guest tests at once (default 2; 1: one by one). K=stock|debug restricts the kernels, TR=pci|copy the transports.
 # A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
 # missing (a test or KUnit case that did not run) or one not listed fails the check
 # ("make manifest" rewrites the list from the last full run's summary). Each test's seconds go
@@ -74,6 +74,26 @@ transports_of() {
 	echo "${want:-pci}"
 }
 
+# run_one KERNEL TEST TRANSPORT: one guest run; its result lines go to the summary (and out)
+# whole, under a lock, once it has ended, and its seconds to the times file.
+run_one() {
+	local k=$1 t=$2 tr=$3 name label t0 out
+	name=$(basename "$t" .sh)
+	label=$name
+	[ "$tr" = pci ] || label+="@$tr"
+	t0=$(date +%s)
+	out=$(TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "$t" |
+		sed "s/^\([a-z]*\) $label\( \|$\)/\1 $label [$k]\2/")
+	flock "$summary" bash -c 'echo "$1" | tee -a "$2"; echo "$3" >>"$4"' _ \
+		"$out" "$summary" "$(( $(date +%s) - t0 )) $label [$k]" "$times"
+}
+
+# Guest runs, JOBS (default 2) at a time: two single-guest runs share the two cores well, as
+# most of a run is one vCPU's boot, module work and kmemleak scans. Tests with two guests, and
+# those naming "# alone:" (a time bound that a neighbour's load could break), run afterwards,
+# one at a time, with the machine to themselves.
+jobs_max=${JOBS:-2}
+alone=()
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
@@ -81,14 +101,21 @@ for t in "$top"/tests/guest/*.sh; do
 	for k in $(kernels_of "$t"); do
 		for tr in $(transports_of "$t"); do
 			[ -n "${TR:-}" ] && [ "$TR" != "$tr" ] && continue
-			label=$name
-			[ "$tr" = pci ] || label+="@$tr"
-			t0=$(date +%s)
-			TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "$t" |
-				sed "s/^\([a-z]*\) $label\( \|$\)/\1 $label [$k]\2/" | record
-			echo "$(( $(date +%s) - t0 )) $label [$k]" >>"$times"
+			if grep -q '^# alone: ' "$t" || grep -q '^# guests: 2' "$t"; then
+				alone+=("$k $t $tr")
+				continue
+			fi
+			while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+				wait -n
+			done
+			run_one "$k" "$t" "$tr" &
 		done
 	done
+done
+wait
+for a in "${alone[@]}"; do
+	# shellcheck disable=SC2086 # "kernel test transport", none with spaces
+	run_one $a
 done
 
 # Harness self-test, host half: the manifest and KTAP checks, fed broken inputs.

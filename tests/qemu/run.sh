@@ -14,6 +14,7 @@
 #   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
 #                            copying one ($TRANSPORT in the guest; results named NAME@copy)
 #
+#   # alone: REASON          make check runs it with no other guest beside it (a time bound)
 #   # qemu-stderr: PATTERN   a line QEMU may print to stderr in this test (grep -E)
 #
 # The verdict of a guest is the line its /init writes to the second serial port after the test.

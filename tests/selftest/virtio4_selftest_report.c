@@ -5,6 +5,8 @@
  * runner's reading of the console can fail the test:
  *   lockdep  two locks taken in both orders (a possible deadlock, never a real one)
  *   kasan    a read one byte past a kmalloc'ed object
+ *   leak     a kmalloc'ed object whose pointer is dropped (kmemleak reports it once the
+ *            test asks for a scan)
  */
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -12,7 +14,7 @@
 
 static char *what = "lockdep";
 module_param(what, charp, 0444);
-MODULE_PARM_DESC(what, "the report to provoke: lockdep or kasan");
+MODULE_PARM_DESC(what, "the report to provoke: lockdep, kasan or leak");
 
 static DEFINE_MUTEX(selftest_a);
 static DEFINE_MUTEX(selftest_b);
@@ -43,12 +45,21 @@ static noinline void selftest_out_of_bounds(void)
 	kfree(p);
 }
 
+static noinline void selftest_leak(void)
+{
+	/* The pointer is forgotten at once: nothing refers to the object. */
+	if (kmalloc(64, GFP_KERNEL))
+		pr_info("virtio4 self-test: leaked 64 bytes\n");
+}
+
 static int __init virtio4_selftest_report_init(void)
 {
 	if (!strcmp(what, "lockdep"))
 		selftest_lock_order();
 	else if (!strcmp(what, "kasan"))
 		selftest_out_of_bounds();
+	else if (!strcmp(what, "leak"))
+		selftest_leak();
 	else
 		return -EINVAL;
 	return 0;
@@ -60,5 +71,5 @@ static void __exit virtio4_selftest_report_exit(void)
 
 module_init(virtio4_selftest_report_init);
 module_exit(virtio4_selftest_report_exit);
-MODULE_DESCRIPTION("virtio4 harness self-test: provokes a lockdep or KASAN report on load");
+MODULE_DESCRIPTION("virtio4 harness self-test: provokes a lockdep, KASAN or kmemleak report on load");
 MODULE_LICENSE("GPL");
