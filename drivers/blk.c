@@ -673,8 +673,7 @@ static unsigned int v4blk_min_queue_size(struct v4blk *blk)
 /* How many data segments a request may have: ours, the device's and the ring's. */
 static unsigned int v4blk_sg_elems(struct v4blk *blk)
 {
-	unsigned int n = max_segments ? min(max_segments, V4BLK_MAX_SEGMENTS) :
-					V4BLK_MAX_SEGMENTS;
+	unsigned int n = max_segments ? max_segments : V4BLK_MAX_SEGMENTS;
 	u32 seg_max;
 
 	if (virtio4_has_feature(blk->vdev, VIRTIO_BLK_F_SEG_MAX)) {
@@ -896,6 +895,10 @@ static int __init v4blk_init(void)
 
 	if (!io_timeout || io_timeout > 3600) {
 		pr_err("io_timeout=%u is outside 1..3600 seconds\n", io_timeout);
+		return -EINVAL;
+	}
+	if (max_segments > V4BLK_MAX_SEGMENTS) {
+		pr_err("max_segments=%u is above %u\n", max_segments, V4BLK_MAX_SEGMENTS);
 		return -EINVAL;
 	}
 	v4blk_major = register_blkdev(0, "v4blk");

@@ -14,6 +14,8 @@
  * changes when the device has enough; otherwise one shared queue vector
  * plus the configuration vector; otherwise INTx with the ISR register.
  */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
@@ -35,7 +37,7 @@ MODULE_PARM_DESC(irq_mode,
 static unsigned int queue_size_max;
 module_param(queue_size_max, uint, 0444);
 MODULE_PARM_DESC(queue_size_max,
-		 "Largest queue size to use, a power of two; 0 = the device's (default: 0)");
+		 "Largest queue size to use, a power of two up to 32768; 0 = the device's (default: 0)");
 
 struct vp_queue {
 	struct virtio4_queue *vq;
@@ -455,7 +457,7 @@ static int vp_new_queue(struct vp_device *vp, unsigned int index,
 		dev_err(&vp->vdev.dev, "queue %u is not available\n", index);
 		return -ENOENT;
 	}
-	if (queue_size_max && num > queue_size_max && is_power_of_2(queue_size_max))
+	if (queue_size_max && num > queue_size_max)
 		num = queue_size_max;
 	snprintf(q->name, sizeof(q->name), "%s-%s", dev_name(&vp->vdev.dev), name);
 	q->vq = virtio4_ring_new(&vp->vdev, &vp->pdev->dev, index, num,
@@ -575,7 +577,7 @@ static int vp_find_vqs(struct virtio4_device *vdev, unsigned int nvqs,
 {
 	struct vp_device *vp = to_vp(vdev);
 	unsigned int avail = ioread16(&vp->common->num_queues);
-	enum vp_irq_mode best = min_t(unsigned int, irq_mode, VP_IRQ_INTX);
+	enum vp_irq_mode best = irq_mode;
 	int err;
 
 	if (nvqs > avail) {
@@ -778,7 +780,27 @@ static struct pci_driver vp_driver = {
 	.probe		= vp_probe_filter,
 	.remove		= vp_remove,
 };
-module_pci_driver(vp_driver);
+
+static int __init vp_init(void)
+{
+	if (irq_mode > VP_IRQ_INTX) {
+		pr_err("irq_mode=%u is not 0, 1 or 2\n", irq_mode);
+		return -EINVAL;
+	}
+	if (queue_size_max && (!is_power_of_2(queue_size_max) || queue_size_max > 32768)) {
+		pr_err("queue_size_max=%u is not a power of two up to 32768\n", queue_size_max);
+		return -EINVAL;
+	}
+	return pci_register_driver(&vp_driver);
+}
+
+static void __exit vp_exit(void)
+{
+	pci_unregister_driver(&vp_driver);
+}
+
+module_init(vp_init);
+module_exit(vp_exit);
 
 MODULE_DESCRIPTION("virtio draft IV: the PCI transport (virtio 1.x modern devices)");
 MODULE_LICENSE("GPL");

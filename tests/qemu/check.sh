@@ -3,8 +3,9 @@
 # make check: set-up, build (both kernels), lint, the fuzzers' corpus replay, every guest test
 # on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
 # "N passed, N failed".
-# Environment: T=NAME runs that one test only (over each of its transports) (no lint, no self-test);
-# a NAME that is no test fails. JOBS=N runs N single-guest tests at once (default 2; 1: one by one). K=stock|debug restricts the kernels, TR=pci|copy the transports.
+# Environment: T=NAME runs that one test only (over each of its transports) (no lint, no
+# self-test); a NAME that is no test fails. K=stock|debug restricts the kernels, TR=pci|copy the
+# transports. JOBS=N runs N single-guest tests at once (default 2; 1: one by one).
 # A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
 # missing (a test or KUnit case that did not run) or one not listed fails the check
 # ("make manifest" rewrites the list from the last full run's summary). Each test's seconds go

@@ -7,6 +7,7 @@
 #   # timeout: 90            seconds for the whole run (default 90; VIRTIO4_TIMEOUT= overrides)
 #   # guests: 2              two guests joined by a wire: netdev "wire" (-netdev socket on 127.0.0.1)
 #   # boots: 2               boot one guest again on the same $WORK ($BOOT in the guest: 0, 1)
+#   # smp: 4                 vCPUs per guest (default 2; the debug kernel has at most 4)
 #   # qemu: -device ...      extra QEMU arguments ($WORK, the test's work dir, and $GUEST expand)
 #   # append: PARAM ...     extra kernel command line parameters
 #   # setup: truncate ...    a host command run before boot (in $WORK)
@@ -68,6 +69,8 @@ guests=$(directive guests | tail -n 1)
 guests=${guests:-1}
 boots=$(directive boots | tail -n 1)
 boots=${boots:-1}
+smp=$(directive smp | tail -n 1)
+smp=${smp:-2}
 
 rm -rf "$WORK"
 mkdir -p "$WORK"
@@ -96,7 +99,7 @@ guest_command() {
 		[ -n "$line" ] && eval "extra+=($line)"
 	done < <(directive qemu)
 	[ -n "${INTERACTIVE:-}" ] && [ "$GUEST" = 0 ] && console=mon:stdio
-	cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m 1G
+	cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m 1G
 		-nodefaults -display none -no-reboot
 		-kernel "$kernel" -initrd "$initrd"
 		-append "$cmdline virtio4_guest=$GUEST virtio4_boot=${boot:-0}"

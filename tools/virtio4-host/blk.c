@@ -3,6 +3,12 @@
  * A virtio-blk device backed by a file or a block device: read, write,
  * flush, GET_ID, discard and write zeroes (virtio 1.x: the status byte is
  * the last byte of the in elements).
+ *
+ * --volatile-cache: writes (and zeroes, and discards) land in a write cache
+ * in this process's memory, a copy of the disk with a dirty bit per sector;
+ * reads see the cache; only a flush writes it to the file. A device host that
+ * is killed, or a guest whose power is cut, loses what was not flushed, as a
+ * disk with a volatile write cache does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -24,6 +30,13 @@
 #define BLK_QUEUE_SIZE	256
 #define BLK_SEG_MAX	(BLK_QUEUE_SIZE - 2)
 #define BLK_ZERO_CHUNK	(1u << 20)
+#define BLK_CACHE_MAX	(1ull << 30)	/* largest disk a volatile cache may cover */
+
+/* A volatile write cache: the disk's bytes, and which sectors are newer than the file's. */
+struct blk_cache {
+	unsigned char *data;
+	unsigned char *dirty;	/* one byte per sector: 1 = data holds the newest bytes */
+};
 
 struct blk {
 	struct vdev d;
@@ -33,7 +46,66 @@ struct blk {
 	uint64_t size;
 	char serial[VIRTIO_BLK_ID_BYTES];
 	unsigned long requests;
+	struct blk_cache *cache;	/* NULL: writes go to the file at once */
 };
+
+static void blk_cache_new(struct blk *b)
+{
+	if (b->size > BLK_CACHE_MAX)
+		die("--volatile-cache: the disk is over %llu bytes", BLK_CACHE_MAX);
+	b->cache = calloc(1, sizeof(*b->cache));
+	if (b->cache) {
+		b->cache->data = calloc(1, b->size);
+		b->cache->dirty = calloc(1, b->size / 512 + 1);
+	}
+	if (!b->cache || !b->cache->data || !b->cache->dirty)
+		die("--volatile-cache: no memory for %llu bytes", (unsigned long long)b->size);
+}
+
+/* Into the cache: LEN bytes at SECTOR (DATA NULL: zeroes). */
+static void blk_cache_put(struct blk *b, uint64_t sector, const void *data, uint64_t len)
+{
+	if (data)
+		memcpy(b->cache->data + sector * 512, data, len);
+	else
+		memset(b->cache->data + sector * 512, 0, len);
+	memset(b->cache->dirty + sector, 1, (len + 511) / 512);
+}
+
+/* Over bytes read from the file: the cache's newer sectors. */
+static void blk_cache_get(struct blk *b, uint64_t sector, void *data, uint32_t len)
+{
+	uint32_t i;
+
+	for (i = 0; i < (len + 511) / 512; i++) {
+		uint32_t n = len - i * 512 < 512 ? len - i * 512 : 512;
+
+		if (b->cache->dirty[sector + i])
+			memcpy((unsigned char *)data + i * 512,
+			       b->cache->data + (sector + i) * 512, n);
+	}
+}
+
+/* A flush: every dirty run of sectors to the file, then the file to its storage. */
+static uint8_t blk_cache_flush(struct blk *b)
+{
+	uint64_t s = 0, e, sectors = b->size / 512;
+
+	while (s < sectors) {
+		if (!b->cache->dirty[s]) {
+			s++;
+			continue;
+		}
+		for (e = s; e < sectors && b->cache->dirty[e]; e++)
+			;
+		if (pwrite(b->fd, b->cache->data + s * 512, (e - s) * 512, s * 512) !=
+		    (ssize_t)((e - s) * 512))
+			return VIRTIO_BLK_S_IOERR;
+		memset(b->cache->dirty + s, 0, e - s);
+		s = e;
+	}
+	return fdatasync(b->fd) ? VIRTIO_BLK_S_IOERR : VIRTIO_BLK_S_OK;
+}
 
 /* Is [sector, sector + len) inside the disk? */
 static bool blk_in_range(const struct blk *b, uint64_t sector, uint64_t len)
@@ -48,7 +120,11 @@ static uint8_t blk_read(struct blk *b, uint64_t sector, void *data, uint32_t len
 	if (!blk_in_range(b, sector, len))
 		return VIRTIO_BLK_S_IOERR;
 	n = pread(b->fd, data, len, sector * 512);
-	return n == (ssize_t)len ? VIRTIO_BLK_S_OK : VIRTIO_BLK_S_IOERR;
+	if (n != (ssize_t)len)
+		return VIRTIO_BLK_S_IOERR;
+	if (b->cache)
+		blk_cache_get(b, sector, data, len);
+	return VIRTIO_BLK_S_OK;
 }
 
 static uint8_t blk_write(struct blk *b, uint64_t sector, const void *data,
@@ -56,6 +132,10 @@ static uint8_t blk_write(struct blk *b, uint64_t sector, const void *data,
 {
 	if (b->read_only || !blk_in_range(b, sector, len))
 		return VIRTIO_BLK_S_IOERR;
+	if (b->cache) {
+		blk_cache_put(b, sector, data, len);
+		return VIRTIO_BLK_S_OK;
+	}
 	return pwrite(b->fd, data, len, sector * 512) == (ssize_t)len ?
 	       VIRTIO_BLK_S_OK : VIRTIO_BLK_S_IOERR;
 }
@@ -65,6 +145,10 @@ static uint8_t blk_zero(struct blk *b, uint64_t off, uint64_t len, bool discard)
 	static const unsigned char zeros[BLK_ZERO_CHUNK];
 	uint64_t range[2] = { off, len };
 
+	if (b->cache) {
+		blk_cache_put(b, off / 512, NULL, len);
+		return VIRTIO_BLK_S_OK;
+	}
 	if (!b->is_bdev) {
 		int mode = FALLOC_FL_KEEP_SIZE |
 			   (discard ? FALLOC_FL_PUNCH_HOLE : FALLOC_FL_ZERO_RANGE);
@@ -132,7 +216,10 @@ static void blk_request(struct blk *b, const struct virtio4_host_msg *m)
 		status = blk_write(b, h->sector, payload, plen);
 		break;
 	case VIRTIO_BLK_T_FLUSH:
-		status = fdatasync(b->fd) ? VIRTIO_BLK_S_IOERR : VIRTIO_BLK_S_OK;
+		if (b->cache)
+			status = blk_cache_flush(b);
+		else
+			status = fdatasync(b->fd) ? VIRTIO_BLK_S_IOERR : VIRTIO_BLK_S_OK;
 		break;
 	case VIRTIO_BLK_T_GET_ID:
 		memset(reply, 0, dlen);
@@ -209,7 +296,7 @@ static void blk_open(struct blk *b, const char *path)
 static void blk_usage(void)
 {
 	fputs("usage: virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]]\n"
-	      "                         [-v] FILE\n", stderr);
+	      "                         [--volatile-cache] [-v] FILE\n", stderr);
 	exit(2);
 }
 
@@ -220,14 +307,16 @@ int blk_main(int argc, char **argv)
 		{ "serial", required_argument, NULL, 's' },
 		{ "misbehave", required_argument, NULL, 'm' },
 		{ "verbose", no_argument, NULL, 'v' },
+		{ "volatile-cache", no_argument, NULL, 'c' },
 		{ }
 	};
 	struct virtio4_host_create c = { 0 };
 	struct blk b = { .d.name = "blk" };
 	const char *serial = NULL;
+	bool volatile_cache = false;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "rs:m:v", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "rs:m:vc", opts, NULL)) != -1) {
 		if (o == 'r')
 			b.read_only = true;
 		else if (o == 's')
@@ -236,18 +325,23 @@ int blk_main(int argc, char **argv)
 			continue;
 		else if (o == 'v')
 			verbose = 1;
+		else if (o == 'c')
+			volatile_cache = true;
 		else
 			blk_usage();
 	}
 	if (optind != argc - 1)
 		blk_usage();
 	blk_open(&b, argv[optind]);
+	if (volatile_cache && !b.read_only)
+		blk_cache_new(&b);
 	snprintf(b.serial, sizeof(b.serial), "%s",
 		 serial ? serial : basename(argv[optind]));
 	blk_config(&b, &c);
 	host_create(&b.d, &c);
-	note("blk: serving %s (%llu bytes%s) as serial '%.20s'", argv[optind],
-	     (unsigned long long)b.size, b.read_only ? ", read-only" : "", b.serial);
+	note("blk: serving %s (%llu bytes%s%s) as serial '%.20s'", argv[optind],
+	     (unsigned long long)b.size, b.read_only ? ", read-only" : "",
+	     b.cache ? ", volatile write cache" : "", b.serial);
 	for (;;) {
 		const struct virtio4_host_msg *m;
 		size_t pos = 0;
