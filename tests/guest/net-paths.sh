@@ -49,7 +49,8 @@ check_setup() {
 	irq_mode=2)
 		expect_eq "MSI lines with irq_mode=2" 0 "$(grep virtio4 /proc/interrupts | grep -c MSI)"
 		for d in virtio4.0 virtio4.1; do
-			grep "IO-APIC.* $d\(,\|$\)" /proc/interrupts | awk '$2 + $3 > 0 { ok = 1 } END { exit !ok }' ||
+			grep "IO-APIC.* $d\(,\|$\)" /proc/interrupts |
+				awk '{ for (i = 2; $i ~ /^[0-9]+$/; i++) n += $i } END { exit !(n > 0) }' ||
 				fail "$d has no IO-APIC line that took interrupts: $(grep virtio4 /proc/interrupts)"
 		done
 		echo "ok: both NICs on IO-APIC lines that took interrupts" ;;
@@ -70,12 +71,7 @@ cycle() {
 	esac
 	modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
 	nics_in_namespaces
-	for _ in $(seq 30); do
-		$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-	done
-	ns_ping_count 1 100 -i 0.01
-	ns_ping_count 2 100 -i 0.01
-	ns_transfer 4
+	ns_traffic
 	check_setup "$1"
 	$IP -n ns1 link set "$NIC_1" down && $IP -n ns2 link set "$NIC_2" down || fail "links down"
 	$IP netns del ns1 && $IP netns del ns2 || fail "deleting the namespaces"

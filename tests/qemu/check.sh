@@ -94,6 +94,9 @@ run_one() {
 # those naming "# alone:" (a time bound that a neighbour's load could break), run afterwards,
 # one at a time, with the machine to themselves.
 jobs_max=${JOBS:-2}
+case $jobs_max in
+'' | *[!0-9]* | 0) echo "fail JOBS=$jobs_max: a number of guests from 1" | record; exit 1 ;;
+esac
 alone=()
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)

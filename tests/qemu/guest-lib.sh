@@ -336,7 +336,7 @@ kmemleak_check() {
 	t1=$(cut -d ' ' -f 1 /proc/uptime)
 	echo scan >$KMEMLEAK
 	t2=$(cut -d ' ' -f 1 /proc/uptime)
-	sleep "$(awk -v a="$t1" -v b="$t2" 'BEGIN { d = 6 - (b - a); print (d > 0 ? d : 0) }')"
+	sleep "$(awk -v a="$t1" -v b="$t2" 'BEGIN { d = 6 - (b - a); printf "%.2f", (d > 0 ? d : 0) }')"
 	echo scan >$KMEMLEAK
 	leaks=$(kmemleak_since "$KMEMLEAK_J0" <$KMEMLEAK)
 	[ -z "$leaks" ] || { echo "$leaks" | head -n 30; fail "kmemleak found leaks"; }
@@ -478,11 +478,26 @@ ns_transfer() {
 	: >/tmp/hold
 	$IP netns exec ns2 sh -c 'timeout 120 nc -l -p 5001 </tmp/hold >/tmp/received' &
 	listener=$!
-	sleep 1
+	# Listening: port 5001 (1389 in hex) in state 0A in ns2's /proc/net/tcp.
+	for _ in $(seq 100); do
+		$IP netns exec ns2 cat /proc/net/tcp | grep -q ':1389 [0-9A-F:]* 0A' && break
+		sleep 0.1
+	done
 	$IP netns exec ns1 timeout 120 nc 169.254.20.2 5001 </tmp/data || fail "sending $1 MiB from ns1"
-	wait $listener
+	wait $listener || fail "receiving $1 MiB in ns2"
 	expect_eq "sha256 of $1 MiB from ns1 to ns2" "$(sha256sum </tmp/data | cut -d' ' -f1)" \
 		"$(sha256sum </tmp/received | cut -d' ' -f1)"
+}
+
+# ns_traffic: once ns1 reaches ns2 (see nics_in_namespaces), 100 pings each way at 10 ms
+# without a loss and 4 MiB from ns1 to ns2 over TCP with matching sha256.
+ns_traffic() {
+	for _ in $(seq 30); do
+		$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
+	done
+	ns_ping_count 1 100 -i 0.01
+	ns_ping_count 2 100 -i 0.01
+	ns_transfer 4
 }
 
 # cpus_and_queues: the guest's CPU count against its devices' queues and vectors (tests
@@ -530,16 +545,15 @@ cpus_and_queues() {
 	echo "ok: $((2 * cpus)) fio jobs wrote and verified 8 MiB each"
 	modprobe virtio4_net || fail "modprobe virtio4_net"
 	nics_in_namespaces
-	for _ in $(seq 30); do
-		$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-	done
-	ns_ping_count 1 100 -i 0.01
-	ns_ping_count 2 100 -i 0.01
-	ns_transfer 4
+	ns_traffic
 }
 
 # fio_start DISK: random reads and writes with crc32c verification on DISK for up to 120 s,
 # in the background (FIO_PID; its report in /tmp/fio.log); fails if fio ends within 5 s.
+# Known weak: a time-based mixed job checks nothing (its verify phase would come after the
+# time is up). The strong form (--rw=randwrite --verify_backlog=64 --verify_fatal=1) made
+# surprise-remove-blk fail on the debug kernel with 27 "bad header" reads (issue 18's note of
+# 2026-12-04, session 7): kept out until that is understood.
 fio_start() {
 	fio --name=background --filename="$1" --rw=randrw --bs=4k --ioengine=libaio --iodepth=32 \
 		--direct=1 --time_based --runtime=120 --verify=crc32c --eta=never \

@@ -51,8 +51,8 @@ struct blk {
 
 static void blk_cache_new(struct blk *b)
 {
-	if (b->size > BLK_CACHE_MAX)
-		die("--volatile-cache: the disk is over %llu bytes", BLK_CACHE_MAX);
+	if (b->size > BLK_CACHE_MAX || b->size % 512)
+		die("--volatile-cache: the disk must be whole sectors, up to %llu bytes", BLK_CACHE_MAX);
 	b->cache = calloc(1, sizeof(*b->cache));
 	if (b->cache) {
 		b->cache->data = calloc(1, b->size);
@@ -86,7 +86,10 @@ static void blk_cache_get(struct blk *b, uint64_t sector, void *data, uint32_t l
 	}
 }
 
-/* A flush: every dirty run of sectors to the file, then the file to its storage. */
+/*
+ * A flush: every dirty run of sectors to the file, then the file to its storage; the sectors
+ * stay dirty until that has succeeded, so a failed flush is written again by the next one.
+ */
 static uint8_t blk_cache_flush(struct blk *b)
 {
 	uint64_t s = 0, e, sectors = b->size / 512;
@@ -101,10 +104,12 @@ static uint8_t blk_cache_flush(struct blk *b)
 		if (pwrite(b->fd, b->cache->data + s * 512, (e - s) * 512, s * 512) !=
 		    (ssize_t)((e - s) * 512))
 			return VIRTIO_BLK_S_IOERR;
-		memset(b->cache->dirty + s, 0, e - s);
 		s = e;
 	}
-	return fdatasync(b->fd) ? VIRTIO_BLK_S_IOERR : VIRTIO_BLK_S_OK;
+	if (fdatasync(b->fd))
+		return VIRTIO_BLK_S_IOERR;
+	memset(b->cache->dirty, 0, sectors);
+	return VIRTIO_BLK_S_OK;
 }
 
 /* Is [sector, sector + len) inside the disk? */
@@ -133,6 +138,8 @@ static uint8_t blk_write(struct blk *b, uint64_t sector, const void *data,
 	if (b->read_only || !blk_in_range(b, sector, len))
 		return VIRTIO_BLK_S_IOERR;
 	if (b->cache) {
+		if (len % 512)
+			return VIRTIO_BLK_S_IOERR;	/* the cache holds whole sectors */
 		blk_cache_put(b, sector, data, len);
 		return VIRTIO_BLK_S_OK;
 	}
