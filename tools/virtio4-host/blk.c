@@ -52,7 +52,8 @@ struct blk {
 static void blk_cache_new(struct blk *b)
 {
 	if (b->size > BLK_CACHE_MAX || b->size % 512)
-		die("--volatile-cache: the disk must be whole sectors, up to %llu bytes", BLK_CACHE_MAX);
+		die("--volatile-cache: the disk must be whole sectors, up to %llu bytes",
+		    BLK_CACHE_MAX);
 	b->cache = calloc(1, sizeof(*b->cache));
 	if (b->cache) {
 		b->cache->data = calloc(1, b->size);
