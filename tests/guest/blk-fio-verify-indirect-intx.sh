@@ -17,8 +17,8 @@ echo "ok: INTx: $intx"
 features=$(cat /sys/bus/virtio4/devices/virtio4.0/features)
 [ $((features >> 33 & 1)) = 1 ] || fail "VIRTIO_F_ACCESS_PLATFORM not negotiated: $features"
 echo "ok: VIRTIO_F_ACCESS_PLATFORM negotiated ($features)"
-expect_eq "negotiated EVENT_IDX (bit 29)" 0 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 29 & 1 ))
-expect_eq "negotiated INDIRECT_DESC (bit 28)" 1 $(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 ))
+expect_eq "negotiated EVENT_IDX (bit 29)" 0 "$(feature_bit virtio4.0 29)"
+expect_eq "negotiated INDIRECT_DESC (bit 28)" 1 "$(feature_bit virtio4.0 28)"
 fio_verify /dev/v4blk0 32M
 tables=$(cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* |
 	awk '$1 == "indirect_tables" { n += $2 } END { print n + 0 }')

@@ -17,7 +17,7 @@
 modprobe virtio4 indirect=0 || fail "modprobe virtio4 indirect=0"
 load_virtio4_blk
 expect_eq "negotiated INDIRECT_DESC (bit 28)" 0 \
-	$(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 ))
+	"$(feature_bit virtio4.0 28)"
 for bs in 4k-64k 512-8k; do
 	out=$(timeout 150 fio --name=slow --filename=/dev/v4blk0 --size=16M --rw=randwrite \
 		--bsrange=$bs --ioengine=libaio --iodepth=64 --numjobs=2 --offset_increment=16M \

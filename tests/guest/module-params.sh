@@ -44,7 +44,7 @@ expect_eq "request ring sizes with queue_size_max=64" 64 "$(ring_field size | so
 expect_eq "segments per request with max_segments=8" 8 "$(cat /sys/block/v4blk0/queue/max_segments)"
 expect_eq "hardware queues with num_queues=1" 1 "$(ls /sys/block/v4blk0/mq | wc -l)"
 expect_eq "negotiated INDIRECT_DESC (bit 28) with indirect=0" 0 \
-	$(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 ))
+	"$(feature_bit virtio4.0 28)"
 round_trip 4096 "queue_size_max=64 max_segments=8 num_queues=1 indirect=0"
 expect_eq "indirect tables with indirect=0" 0 "$(ring_field indirect_tables | awk '{ n += $1 } END { print n }')"
 rmmod virtio4_blk virtio4_pci virtio4_ring virtio4 || fail "unloading"

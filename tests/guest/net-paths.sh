@@ -32,11 +32,6 @@ free_kib() {
 	echo $((free + 4 * pcp))
 }
 
-# lines_of DEV: the /proc/interrupts lines of our device DEV (virtio4.N), by name.
-lines_of() {
-	grep -c " $1\(-\|$\|,\)" /proc/interrupts
-}
-
 # check_setup SETUP: what each set-up must show while its NICs carry traffic.
 check_setup() {
 	case $1 in
@@ -56,10 +51,10 @@ check_setup() {
 		echo "ok: both NICs on IO-APIC lines that took interrupts" ;;
 	event_idx=0)
 		expect_eq "negotiated EVENT_IDX (bit 29) with event_idx=0" 0 \
-			$(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 29 & 1 )) ;;
+			"$(feature_bit virtio4.0 29)" ;;
 	indirect=0)
 		expect_eq "negotiated INDIRECT_DESC (bit 28) with indirect=0" 0 \
-			$(( $(cat /sys/bus/virtio4/devices/virtio4.0/features) >> 28 & 1 )) ;;
+			"$(feature_bit virtio4.0 28)" ;;
 	esac
 }
 
@@ -79,18 +74,22 @@ cycle() {
 	echo "ok: cycle with $1"
 }
 
-if on_debug_kernel; then
-	kmemleak_start
+# one_round: a cycle of each set-up.
+one_round() {
+	local setup
 	for setup in defaults irq_mode=1 irq_mode=2 event_idx=0 indirect=0; do
 		cycle $setup
 	done
+}
+
+if on_debug_kernel; then
+	kmemleak_start
+	one_round
 	kmemleak_check
 	exit 0
 fi
 for round in 1 2 3 4; do
-	for setup in defaults irq_mode=1 irq_mode=2 event_idx=0 indirect=0; do
-		cycle $setup
-	done
+	one_round
 	now=$(free_kib)
 	echo "free memory after round $round: $now KiB"
 	[ "$round" = 1 ] && first=$now

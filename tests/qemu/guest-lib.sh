@@ -470,6 +470,17 @@ nics_in_namespaces() {
 	done
 }
 
+# feature_bit DEV BIT: 1 if our device DEV (virtio4.N) negotiated feature BIT, else 0.
+feature_bit() {
+	echo $(( $(cat /sys/bus/virtio4/devices/$1/features) >> $2 & 1 ))
+}
+
+# lines_of DEV: the /proc/interrupts lines of our device DEV (virtio4.N), by name (a vector's
+# own, or an INTx line it shares: "virtio4.0, virtio4.1").
+lines_of() {
+	grep -c " $1\(-\|$\|,\)" /proc/interrupts
+}
+
 # ns_transfer MIB: MIB MiB of random data from ns1 to ns2 over TCP (see nics_in_namespaces);
 # fail unless the sha256 matches.
 ns_transfer() {
@@ -524,8 +535,7 @@ cpus_and_queues() {
 	grep virtio4 /proc/interrupts
 	d=$(basename "$(readlink /sys/block/v4blk1/device)")
 	# 3 vectors: config + one per queue for up to 2 queues, else config + one shared.
-	expect_eq "MSI-X lines of v4blk1's device $d (it has 3 vectors)" 2 \
-		"$(grep -c " $d\(-.*\)\?$" /proc/interrupts)"
+	expect_eq "MSI-X lines of v4blk1's device $d (it has 3 vectors)" 2 "$(lines_of "$d")"
 	[ "$cpus" -le 2 ] || expect_eq "per-queue lines of $d with $cpus queues" 0 \
 		"$(grep -c " $d-requests" /proc/interrupts)"
 	out=$(fio --ioengine=libaio --direct=1 --rw=randwrite --bs=4k --iodepth=16 --verify=crc32c \
