@@ -558,16 +558,13 @@ cpus_and_queues() {
 	ns_traffic
 }
 
-# fio_start DISK: random reads and writes with crc32c verification on DISK for up to 120 s,
-# in the background (FIO_PID; its report in /tmp/fio.log); fails if fio ends within 5 s.
-# Known weak: a time-based mixed job checks nothing (its verify phase would come after the
-# time is up). The strong form (--rw=randwrite --verify_backlog=64 --verify_fatal=1) made
-# surprise-remove-blk fail on the debug kernel with 27 "bad header" reads (issue 18's note of
-# 2026-12-04, session 7): kept out until that is understood.
+# fio_start DISK: random writes on DISK for up to 120 s in the background (FIO_PID; its report in
+# /tmp/fio.log), each block read back and checked (crc32c) within 64 writes of being written; the
+# first mismatch ends fio (EILSEQ). Fails if fio ends within 5 s.
 fio_start() {
-	fio --name=background --filename="$1" --rw=randrw --bs=4k --ioengine=libaio --iodepth=32 \
-		--direct=1 --time_based --runtime=120 --verify=crc32c --eta=never \
-		--output=/tmp/fio.log >/dev/null 2>&1 &
+	fio --name=background --filename="$1" --rw=randwrite --bs=4k --ioengine=libaio --iodepth=32 \
+		--direct=1 --time_based --runtime=120 --verify=crc32c --verify_backlog=64 \
+		--verify_fatal=1 --eta=never --output=/tmp/fio.log >/dev/null 2>&1 &
 	FIO_PID=$!
 	sleep 5
 	kill -0 $FIO_PID || fail "fio ended within 5 s: $(cat /tmp/fio.log)"
