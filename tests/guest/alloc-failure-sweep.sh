@@ -2,7 +2,8 @@
 # Allocation failures (fault injection on the debug kernel; /proc/self/fail-nth fails the Nth
 # allocation of the task):
 #   probe:   binding our PCI driver to a disk (INTx, see below) with the Nth allocation failing,
-#            N = 1, 2, ... until a bind needs no more: each succeeds or fails with an error;
+#            N = 1..100, then every 7th up to the allocations a bind makes (counted first):
+#            each succeeds, or fails with an error only if the failure was injected;
 #   submit:  a 64 KiB direct write through our disk (indirect descriptors forced, so each
 #            request allocates its table) with the Nth allocation of the writer failing, armed
 #            only once the disk is open and the data ready (virtio4-fail-io), N = 1..60: the
@@ -60,20 +61,30 @@ bind_with_failure() {
 }
 
 echo $slot >$pci/unbind
-n=0 failed=0 clean=0
-while [ $clean -lt 10 ] && [ $n -lt 300 ]; do
-	n=$((n + 1))
+# How many allocations a bind makes: fail-nth counts down from a number no bind reaches.
+allocs=$((100000 - $(bind_with_failure 100000)))
+[ -e /dev/v4blk0 ] || fail "a bind with no failure injected made no disk"
+echo $slot >$pci/unbind
+echo "a bind makes $allocs allocations"
+[ "$allocs" -gt 0 ] && [ "$allocs" -lt 100000 ] || fail "counting a bind's allocations"
+# Every one of the first 100 (the transport's, the bus's and the driver's own, and the first of
+# the block layer's), then every 7th: the rest are the block layer's registration of the disk,
+# where any failure takes our driver down the same error path.
+n=0 binds=0 failed=0
+while [ $n -lt $allocs ]; do
+	[ $n -lt 100 ] && n=$((n + 1)) || n=$((n + 7))
+	binds=$((binds + 1))
 	left=$(bind_with_failure $n)
-	[ "$left" = 0 ] && clean=0 || clean=$((clean + 1))
 	if [ -e $pci/$slot ] && [ -e /dev/v4blk0 ]; then
 		dd if=/dev/v4blk0 of=/dev/null bs=4k count=1 iflag=direct 2>/dev/null ||
 			fail "reading a disk whose probe succeeded (N=$n)"
 	else
+		[ "$left" = 0 ] || fail "a bind failed with no allocation failing (N=$n)"
 		failed=$((failed + 1))
 	fi
 	[ ! -e $pci/$slot ] || echo $slot >$pci/unbind
 done
-echo "ok: probe swept: $n binds, $failed failed cleanly"
+echo "ok: probe swept: $binds binds up to allocation $n of $allocs, $failed failed cleanly"
 [ $failed -ge 1 ] || fail "no injected failure made a bind fail"
 echo $slot >$pci/bind || fail "binding without injection"
 wait_for_disk v4blk0

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sustained load, both guests at once for load_seconds (120 s here; make soak: 600 s): fio
+# Sustained load, both guests at once for load_seconds (60 s here; make soak: 600 s): fio
 # write+verify passes on two disks of our block driver, iperf3 TCP from guest 0 to guest 1
 # and pings every 2 ms both ways over our NICs. No verify error, every pass and the iperf3
 # run complete, under 1% of the pings are lost: echo requests sent against echo replies the
@@ -17,7 +17,7 @@
 # qemu: -device virtio-net-pci,netdev=wire,mac=52:54:00:12:34:5$GUEST
 . /tests/lib.sh
 
-seconds=${load_seconds:-120}
+seconds=${load_seconds:-60}
 available() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
