@@ -106,7 +106,7 @@ for t in "$top"/tests/guest/*.sh; do
 		for tr in $(transports_of "$t"); do
 			[ -n "${TR:-}" ] && [ "$TR" != "$tr" ] && continue
 			if grep -q '^# alone: ' "$t" || grep -q '^# guests: 2' "$t"; then
-				alone+=("$k $t $tr")
+				alone+=("$k"$'\t'"$t"$'\t'"$tr")
 				continue
 			fi
 			while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
@@ -118,8 +118,8 @@ for t in "$top"/tests/guest/*.sh; do
 done
 wait
 for a in "${alone[@]}"; do
-	# shellcheck disable=SC2086 # "kernel test transport", none with spaces
-	run_one $a
+	IFS=$'\t' read -r k t tr <<<"$a"
+	run_one "$k" "$t" "$tr"
 done
 
 # Harness self-test, host half: the manifest and KTAP checks, fed broken inputs.
