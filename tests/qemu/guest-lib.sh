@@ -262,7 +262,7 @@ tcp_transfer() {
 	else
 		timeout 600 nc -l -p 5001 -e sh -c 'cat >/tmp/data' || fail "receiving"
 		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
-		size=$(wc -c </tmp/data)
+		size=$(size_of /tmp/data)
 	fi
 	rm -f /tmp/data /tmp/chunk
 	expect_eq "bytes through TCP" $bytes $size
