@@ -8,7 +8,7 @@
 # its other disk keep working (and the requests that waited for room in the ring fail too);
 # later I/O on the dead disk fails at once.
 # kernels: debug stock
-# alone: the dead backend's I/O must fail within io_timeout + 10 s
+# time-bound: the dead backend's I/O must fail within io_timeout + 10 s
 # timeout: 240
 # setup: truncate -s 64M a.img && truncate -s 16M b.img
 # qemu: -drive file=$WORK/a.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0,queue-size=16

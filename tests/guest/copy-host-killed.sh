@@ -2,7 +2,7 @@
 # The device host is killed during fio: the I/O fails with errors within 10 s, the disk goes
 # away, nothing leaks (kmemleak, on the debug kernel), and a new device host serves again.
 # kernels: debug stock
-# alone: fio must fail within 10 s of the kill
+# time-bound: fio must fail within 10 s of the kill
 # timeout: 300
 . /tests/lib.sh
 

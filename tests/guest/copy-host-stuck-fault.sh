@@ -7,7 +7,7 @@
 # touches user memory with the lock its reset needs. Killing the device host then removes
 # the device.
 # kernels: stock
-# alone: unbinding must finish within 10 s
+# time-bound: unbinding must finish within 10 s
 # timeout: 150
 . /tests/lib.sh
 

@@ -4,7 +4,7 @@
 # here). The block driver resets the device and fails its I/O within 5 s with one log line;
 # later I/O fails at once; the device can still be removed; nothing leaks.
 # kernels: debug stock
-# alone: fio must fail within 5 s of the break
+# time-bound: fio must fail within 5 s of the break
 # timeout: 180
 # setup: truncate -s 128M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,num-queues=2

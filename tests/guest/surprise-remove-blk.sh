@@ -5,7 +5,7 @@
 # a few seconds itself), the disk goes away, nothing crashes; a disk added afterwards with
 # device_add works, and kmemleak finds nothing.
 # kernels: debug stock
-# alone: fio must end within 10 s of the removal request
+# time-bound: fio must end within 10 s of the removal request
 # timeout: 240
 # setup: truncate -s 256M disk.img && truncate -s 64M disk2.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,id=disk0

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make check: set-up, build (both kernels), lint, the fuzzers' corpus replay, every guest test
-# on the kernels it names, the KUnit cases it prints, and the harness self-test. Ends with
-# "N passed, N failed".
+# make check: set-up, build (both kernels), lint, the fuzzers' corpus replay, the ring's
+# memory-order model, every guest test on the kernels it names, the KUnit cases it prints, and
+# the harness self-test. Ends with "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no
 # self-test); a NAME that is no test fails. K=stock|debug restricts the kernels, TR=pci|copy the
 # transports. JOBS=N runs N single-guest tests at once (default 2; 1: one by one).
@@ -47,17 +47,32 @@ for k in "${kernels[@]}"; do
 	fi
 done
 
-[ -z "$T" ] && "$top/tests/qemu/lint.sh" | record
-# The fuzzers' corpus and crash reproducers, replayed (T=fuzz-replay for this alone).
-if [ -z "$T" ] || [ "$T" = fuzz-replay ]; then
-	"$top/tests/fuzz/replay.sh" | record
-	ran=1
-fi
-# The patch series: checkpatch, git am and build in the debug kernel's tree (T=patches alone).
-if { [ -z "$T" ] || [ "$T" = patches ]; } && grep -qx "pass build:debug" "$summary"; then
-	"$top/tests/qemu/patches-check.sh" "$("$top/tests/qemu/kernel.sh")" | record
-	ran=1
-fi
+# What runs on the host alone: lint, the fuzzers' corpus and crash reproducers replayed
+# (T=fuzz-replay for this alone), the memory-order model of the ring's notification handshakes
+# (T=model), the patch series (checkpatch, git am and a build in the debug kernel's tree:
+# T=patches) and the self-test's host half (the manifest and KTAP checks, fed broken inputs).
+# In the background, beside the first guests; its lines go to the summary at the end, at once.
+host_checks() {
+	local out
+	out=$(
+		[ -z "$T" ] && "$top/tests/qemu/lint.sh"
+		if [ -z "$T" ] || [ "$T" = fuzz-replay ]; then
+			"$top/tests/fuzz/replay.sh"
+		fi
+		if [ -z "$T" ] || [ "$T" = model ]; then
+			"$top/tests/model/run.sh"
+		fi
+		if { [ -z "$T" ] || [ "$T" = patches ]; } && grep -qx "pass build:debug" "$summary"; then
+			"$top/tests/qemu/patches-check.sh" "$("$top/tests/qemu/kernel.sh")"
+		fi
+		[ -z "$T" ] && "$top/tests/qemu/selftest-host.sh"
+	)
+	echo "$out" | grep . | flock "$summary" tee -a "$summary"
+}
+case $T in
+fuzz-replay | model | patches) ran=1 ;;
+esac
+host_checks &
 
 # kernels_of TEST: the kernels a test runs on (default: debug), limited to those built.
 kernels_of() {
@@ -89,43 +104,64 @@ run_one() {
 		"$out" "$summary" "$(( $(date +%s) - t0 )) $label [$k]" "$times"
 }
 
-# Guest runs, JOBS (default 2) at a time: two single-guest runs share the two cores well, as
-# most of a run is one vCPU's boot, module work and kmemleak scans. Tests with two guests, and
-# those naming "# alone:" (a time bound that a neighbour's load could break), run afterwards,
-# one at a time, with the machine to themselves.
+# placement TEST: where its runs go. "alone": the machine to itself, after the others (two
+# guests, more vCPUs than the host's two cores, or "# alone: REASON"). "bound": a time bound
+# ("# time-bound: REASON") in a guest that keeps to about one core: one after another, each
+# with at most one other single-guest run beside it, so that it always has a core (measured:
+# 0-1 s where 5-10 s are allowed; blk-backend-stall's 8 s of timers where 13 s are). "pool":
+# the others, JOBS (default 2) at a time.
+placement() {
+	local smp
+	smp=$(sed -n 's/^# smp: //p' "$1")
+	if grep -q '^# alone: ' "$1" || grep -q '^# guests: 2' "$1" || [ "${smp:-2}" -gt 2 ]; then
+		echo alone
+	elif grep -q '^# time-bound: ' "$1"; then
+		echo bound
+	else
+		echo pool
+	fi
+}
+
+# Guest runs: two single-guest runs share the two cores well, as most of a run is one vCPU's
+# boot, module work and kmemleak scans.
 jobs_max=${JOBS:-2}
 case $jobs_max in
 '' | *[!0-9]* | 0) echo "fail JOBS=$jobs_max: a number of guests from 1" | record; exit 1 ;;
 esac
-alone=()
+pool=() bound=() alone=()
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
 	ran=1
+	where=$(placement "$t")
 	for k in $(kernels_of "$t"); do
 		for tr in $(transports_of "$t"); do
 			[ -n "${TR:-}" ] && [ "$TR" != "$tr" ] && continue
-			if grep -q '^# alone: ' "$t" || grep -q '^# guests: 2' "$t"; then
-				alone+=("$k"$'\t'"$t"$'\t'"$tr")
-				continue
-			fi
-			while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-				wait -n
-			done
-			run_one "$k" "$t" "$tr" &
+			entry="$k"$'\t'"$t"$'\t'"$tr"
+			case $where in
+			alone) alone+=("$entry") ;;
+			bound) bound+=("$entry") ;;
+			*) pool+=("$entry") ;;
+			esac
 		done
 	done
 done
-wait
-for a in "${alone[@]}"; do
+# The bound runs, one by one, in the background: one of the JOBS slots while they last.
+(
+	for a in "${bound[@]}"; do
+		IFS=$'\t' read -r k t tr <<<"$a"
+		run_one "$k" "$t" "$tr"
+	done
+) &
+for a in "${pool[@]}"; do
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
 	IFS=$'\t' read -r k t tr <<<"$a"
-	run_one "$k" "$t" "$tr"
+	run_one "$k" "$t" "$tr" &
 done
-
-# Harness self-test, host half: the manifest and KTAP checks, fed broken inputs.
-[ -z "$T" ] && "$top/tests/qemu/selftest-host.sh" | record
-# Harness self-test: each deliberately broken test must fail, for the reason it names (JOBS
-# at a time, as above: none has a time bound).
+# Harness self-test: each deliberately broken test must fail, for the reason it names (in the
+# pool, after the tests).
 selftest_one() {
 	local t=$1 name expected got
 	name=$(basename "$t" .sh)
@@ -147,7 +183,12 @@ for t in "$top"/tests/selftest/*.sh; do
 	done
 	selftest_one "$t" &
 done
+
 wait
+for a in "${alone[@]}"; do
+	IFS=$'\t' read -r k t tr <<<"$a"
+	run_one "$k" "$t" "$tr"
+done
 
 [ -n "$T" ] && [ "$ran" = 0 ] && echo "fail T=$T: there is no test of that name" | record
 

@@ -240,19 +240,26 @@ stat_of() {
 	ethtool -S "$NETDEV" | sed -n "s/^ *$1: //p"
 }
 
+# random_data MIB: MIB MiB in /tmp/data: a random chunk of an odd size (no page or segment
+# boundary lines up with its repeats) written over and over (random bytes come slowly on the
+# debug kernel: 1 MiB of them, not 64).
+random_data() {
+	head -c 1048573 /dev/urandom >/tmp/chunk
+	for _ in $(seq $(($1 / 4 + 1))); do
+		cat /tmp/chunk /tmp/chunk /tmp/chunk /tmp/chunk
+	done >/tmp/data
+	rm -f /tmp/chunk
+	truncate -s $(($1 * 1048576)) /tmp/data
+}
+
 # tcp_transfer MIB: guest 0 sends MIB MiB to guest 1 over TCP; both ends compute its sha256
-# and exchange them; fail unless they match and the size is right. The data is a random chunk of
-# an odd size (no page or segment boundary lines up with its repeats) written over and over,
-# from a file in memory, sent and received by cat (nc -e): a pipeline of busybox tools with nc
+# and exchange them; fail unless they match and the size is right. The data (random_data) is
+# sent from a file in memory and received by cat (nc -e): a pipeline of busybox tools with nc
 # between them moved 1 MB/s on the debug kernel, this 3-5 MB/s.
 tcp_transfer() {
 	local bytes=$(($1 * 1048576)) sum size
 	if [ "$GUEST" = 0 ]; then
-		head -c 1048573 /dev/urandom >/tmp/chunk
-		for _ in $(seq $(($1 / 4 + 1))); do
-			cat /tmp/chunk /tmp/chunk /tmp/chunk /tmp/chunk
-		done >/tmp/data
-		truncate -s $bytes /tmp/data
+		random_data "$1"
 		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
 		size=0
 		for _ in $(seq 100); do
@@ -264,7 +271,7 @@ tcp_transfer() {
 		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
 		size=$(size_of /tmp/data)
 	fi
-	rm -f /tmp/data /tmp/chunk
+	rm -f /tmp/data
 	expect_eq "bytes through TCP" $bytes $size
 	# Exchange the sums: each side listens on 5002 + its guest number.
 	listen_once $((5002 + GUEST)) >/tmp/peer_sum &
@@ -336,7 +343,7 @@ jiffies_now() {
 # kmemleak_check: fail if kmemleak reports an object allocated since kmemleak_start. An
 # object is reported only by a scan that starts 5 s or more after its allocation and finds it
 # unreferenced and unchanged since the scan before: two scans, the second 6 s or more after
-# now (a scan takes about 7 s on the debug kernel under TCG, so seldom any sleep between).
+# now (a scan takes about 3 s on the debug kernel under TCG with 512 MiB: a sleep between).
 kmemleak_check() {
 	local t1 t2 leaks
 	[ -e $KMEMLEAK ] || return 0
@@ -489,12 +496,22 @@ lines_of() {
 	grep -c " $1\(-\|$\|,\)" /proc/interrupts
 }
 
-# ns_transfer MIB: MIB MiB of random data from ns1 to ns2 over TCP (see nics_in_namespaces);
-# fail unless the sha256 matches.
+# ns_state: what to look at when a transfer between the namespaces stalls: both NICs' counters
+# and our queues' debugfs state.
+ns_state() {
+	local i
+	for i in 1 2; do
+		eval "$IP netns exec ns$i ethtool -S \$NIC_$i" | grep -v ': 0$'
+	done
+	grep -H . /sys/kernel/debug/virtio4/*/* 2>/dev/null | grep -vE ':(0|size .*)$'
+}
+
+# ns_transfer MIB [SECONDS]: MIB MiB of random data (random_data) from ns1 to ns2 over TCP
+# (see nics_in_namespaces), within SECONDS (default 120); fail unless the sha256 matches.
 ns_transfer() {
-	local bytes=$(($1 * 1048576)) listener
-	head -c $bytes /dev/urandom >/tmp/data
-	$IP netns exec ns2 timeout 120 nc -l -p 5001 -e sh -c 'cat >/tmp/received' &
+	local listener secs=${2:-120}
+	random_data "$1"
+	$IP netns exec ns2 timeout "$secs" nc -l -p 5001 -e sh -c 'cat >/tmp/received' &
 	listener=$!
 	# Listening: port 5001 (1389 in hex) in state 0A in ns2's /proc/net/tcp6 (nc -e listens
 	# on IPv6, which takes IPv4 too) or tcp.
@@ -503,11 +520,14 @@ ns_transfer() {
 			break
 		sleep 0.1
 	done
-	$IP netns exec ns1 timeout 120 nc 169.254.20.2 5001 -e cat /tmp/data ||
-		fail "sending $1 MiB from ns1"
+	if ! $IP netns exec ns1 timeout "$secs" nc 169.254.20.2 5001 -e cat /tmp/data; then
+		ns_state
+		fail "sending $1 MiB from ns1 (stalled?)"
+	fi
 	wait $listener || fail "receiving $1 MiB in ns2"
 	expect_eq "sha256 of $1 MiB from ns1 to ns2" "$(sha256sum </tmp/data | cut -d' ' -f1)" \
 		"$(sha256sum </tmp/received | cut -d' ' -f1)"
+	rm -f /tmp/data /tmp/received
 }
 
 # ns_traffic: once ns1 reaches ns2 (see nics_in_namespaces), 100 pings each way at 10 ms

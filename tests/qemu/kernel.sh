@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Build (once) the debug guest kernel from Debian's linux-source-6.1: tinyconfig plus
+# Build (once) the debug guest kernel from Debian's linux-source-6.1 with
+# tests/qemu/debug-kernel.patch applied (to a hard-linked copy of the tree): tinyconfig plus
 # tests/qemu/debug.config, out of tree, cached outside the repository. Prints its directory.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -11,10 +12,19 @@ if [ -f "$out/.done" ]; then
 	exit 0
 fi
 
-src=$("$top/tests/qemu/source.sh")
+pristine=$("$top/tests/qemu/source.sh")
+src="$out-src"
 log="$cache/kernel-build.log"
+if [ ! -f "$src/.patched" ]; then
+	# patch(1) writes each file it changes anew, so the pristine tree's links are left alone.
+	rm -rf "$src"
+	cp -al "$pristine" "$src"
+	patch -s -d "$src" -p1 <"$top/tests/qemu/debug-kernel.patch" ||
+		{ echo "tests/qemu/debug-kernel.patch does not apply to $pristine" >&2; exit 1; }
+	touch "$src/.patched"
+fi
 mkdir -p "$out"
-echo "  KERNEL  building debug kernel in $out (about 12 minutes; log: $log)" >&2
+echo "  KERNEL  building debug kernel in $out (6 to 12 minutes; log: $log)" >&2
 {
 	make -C "$src" O="$out" ARCH=x86_64 tinyconfig
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \

@@ -22,9 +22,11 @@ source_tree() {
 	echo "$cache/linux-source-$(source_version)"
 }
 
-# The debug kernel's build directory, keyed by its config fragment and source version.
+# The debug kernel's build directory, keyed by its config fragment, its patch and the source
+# version (its patched source tree is the same path with "-src" appended).
 debug_kernel_dir() {
 	local key
-	key=$( (cat "$top/tests/qemu/debug.config"; source_version) | sha256sum | cut -c1-12)
+	key=$( (cat "$top/tests/qemu/debug.config" "$top/tests/qemu/debug-kernel.patch"
+		source_version) | sha256sum | cut -c1-12)
 	echo "$cache/kernel-debug-$key"
 }

@@ -25,9 +25,9 @@ result() {
 	fi
 }
 
-# Userspace: the tools, the guest tests' helper, the fuzzers and the userspace builds of
-# our ring with their stubs (which mimic kernel macros).
-userspace='^(tools|tests/tools|tests/fuzz|tests/stubs|tests/bench/ring)/'
+# Userspace: the tools, the guest tests' helper, the fuzzers, the memory-order model and the
+# userspace builds of our ring with their stubs (which mimic kernel macros).
+userspace='^(tools|tests/tools|tests/fuzz|tests/model|tests/stubs|tests/bench/ring)/'
 kernel_sources=$(echo "$sources" | grep -v -E "$userspace")
 tool_sources=$(echo "$sources" | grep -E "$userspace")
 checkpatch=("$tree/scripts/checkpatch.pl" --strict --no-tree --quiet --show-types)
