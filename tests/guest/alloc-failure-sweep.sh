@@ -16,6 +16,10 @@
 # A second disk stays on Linux's virtio_blk throughout: it keeps the block layer's shared caches
 # (the disks' bio slab) alive, so that no injected failure lands in the kernel's own first-time
 # creation of a slab cache, whose 6.1 error path prints a stack and leaks the cache's name.
+# A failure that lands in the partition scan at the end of the disk's registration (its vzalloc)
+# makes the kernel print the allocation failure with a stack (warn_alloc); the scan's failure
+# does not fail the bind, and that report is allowed.
+# console-ok: vmalloc error: size [0-9]+, vm_struct allocation failed
 # kernels: debug
 # timeout: 600
 # setup: truncate -s 64M disk.img && truncate -s 1M keep.img
@@ -71,8 +75,10 @@ echo "a bind makes $allocs allocations"
 # the block layer's), then every 7th: the rest are the block layer's registration of the disk,
 # where any failure takes our driver down the same error path.
 n=0 binds=0 failed=0
-while [ $n -lt $allocs ]; do
+while :; do
 	[ $n -lt 100 ] && n=$((n + 1)) || n=$((n + 7))
+	# Past the last, the countdown would outlive the bind and fail the shell's own allocations.
+	[ $n -le $allocs ] || break
 	binds=$((binds + 1))
 	left=$(bind_with_failure $n)
 	if [ -e $pci/$slot ] && [ -e /dev/v4blk0 ]; then
@@ -84,7 +90,7 @@ while [ $n -lt $allocs ]; do
 	fi
 	[ ! -e $pci/$slot ] || echo $slot >$pci/unbind
 done
-echo "ok: probe swept: $binds binds up to allocation $n of $allocs, $failed failed cleanly"
+echo "ok: probe swept: $binds binds up to allocation $((n - 7)) of $allocs, $failed failed cleanly"
 [ $failed -ge 1 ] || fail "no injected failure made a bind fail"
 echo $slot >$pci/bind || fail "binding without injection"
 wait_for_disk v4blk0

@@ -20,6 +20,8 @@
 #   # time-bound: REASON     make check runs such tests one at a time, with at most one other
 #                            guest beside each (a time bound in a guest that keeps to one core)
 #   # qemu-stderr: PATTERN   a line QEMU may print to stderr in this test (grep -E)
+#   # console-ok: PATTERN    a kernel report this test may cause (awk): a console line matching
+#                            it is left out with the stack dump after it (up to "</TASK>")
 #
 # The verdict of a guest is the line its /init writes to the second serial port after the test.
 # A test passes only if every guest wrote "exit=0", none timed out, no console shows a
@@ -149,10 +151,20 @@ if [ -n "${INTERACTIVE:-}" ]; then
 	guest_command 0 "${wire[@]}"
 	exec "${cmd[@]}"
 fi
+# console_checked LOG: the console as judged: without the reports the test allows
+# ("# console-ok:"), each with its stack dump (to "</TASK>", 100 lines at most).
+console_ok=$(directive console-ok | paste -sd '|')
+console_checked() {
+	tr -d '\r' <"$1" 2>/dev/null | awk -v ok="$console_ok" '
+		skip { skip = !/<\/TASK>/ && ++n < 100; next }
+		ok != "" && $0 ~ ok { skip = 1; n = 0; next }
+		{ print }'
+}
+
 # judge N: prints the reason guest N failed, or nothing if it passed.
 judge() {
 	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report qemu_said
-	report=$(grep -aE "$bad_patterns" "$log" 2>/dev/null | head -n 1 | tr -d '\r')
+	report=$(console_checked "$log" | grep -aE "$bad_patterns" | head -n 1)
 	qemu_said=$(grep -avE "$qemu_stderr_ok" "$WORK/qemu$g.err" 2>/dev/null | head -n 1)
 	verdict=$(grep -a "^VIRTIO4-VERDICT $test_name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
 	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then

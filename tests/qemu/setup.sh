@@ -5,13 +5,13 @@ set -euo pipefail
 
 packages=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1	# guest kernel, Kbuild tree, source
-	build-essential flex bison bc libelf-dev libssl-dev dwarves	# building the debug kernel
+	build-essential flex bison bc libelf-dev libssl-dev dwarves patch	# building the debug kernel (patched)
 	xz-utils rsync cpio kmod	# unpacking, staging, initramfs, modules.dep
 	qemu-system-x86	# the guests
 	busybox-static fio iperf3 e2fsprogs ethtool udev util-linux	# tools inside the guests
 	sparse python3 iproute2	# lint; free ports and listening sockets for the runner; ip in the guests
 	gnuplot-nox valgrind	# make bench: the chart, the ring's instruction counts
-	clang libclang-rt-14-dev	# make fuzz and the corpus replay in make check (libFuzzer, ASan, UBSan)
+	clang libclang-rt-14-dev	# make fuzz, the corpus replay and the memory-order model (libFuzzer, ASan, UBSan)
 	dkms git	# the DKMS build (dkms-modules); make patches and its check (git am)
 )
 
