@@ -76,9 +76,10 @@ echo "a bind makes $allocs allocations"
 # where any failure takes our driver down the same error path.
 n=0 binds=0 failed=0
 while :; do
-	[ $n -lt 100 ] && n=$((n + 1)) || n=$((n + 7))
+	[ $n -lt 100 ] && next=$((n + 1)) || next=$((n + 7))
 	# Past the last, the countdown would outlive the bind and fail the shell's own allocations.
-	[ $n -le $allocs ] || break
+	[ $next -le $allocs ] || break
+	n=$next
 	binds=$((binds + 1))
 	left=$(bind_with_failure $n)
 	if [ -e $pci/$slot ] && [ -e /dev/v4blk0 ]; then
@@ -90,7 +91,7 @@ while :; do
 	fi
 	[ ! -e $pci/$slot ] || echo $slot >$pci/unbind
 done
-echo "ok: probe swept: $binds binds up to allocation $((n - 7)) of $allocs, $failed failed cleanly"
+echo "ok: probe swept: $binds binds up to allocation $n of $allocs, $failed failed cleanly"
 [ $failed -ge 1 ] || fail "no injected failure made a bind fail"
 echo $slot >$pci/bind || fail "binding without injection"
 wait_for_disk v4blk0
