@@ -1302,6 +1302,42 @@ static ssize_t copy_fop_write_iter(struct kiocb *iocb, struct iov_iter *from)
 	return copy_dev_write(cd, from);
 }
 
+/*
+ * Is a record ready to read: a STATUS record due, or a buffer pending?
+ * @signal alone is not the answer: a record the driver added while a read()
+ * was under way sets it, and that read() may take the record. A device host
+ * polling two files was then told one was readable, blocked in its read()
+ * and never served the other (net-pair's TCP transfer stalled for good).
+ * Context: process (takes io_lock).
+ */
+static bool copy_ready(struct copy_dev *cd)
+{
+	unsigned int i;
+	bool ready;
+
+	spin_lock_irq(&cd->config_lock);
+	ready = cd->reset_due || cd->status_changed;
+	spin_unlock_irq(&cd->config_lock);
+	mutex_lock(&cd->io_lock);
+	for (i = 0; !ready && i < cd->nvqs; i++) {
+		spin_lock_irq(&cd->vqs[i]->lock);
+		ready = !list_empty(&cd->vqs[i]->pending);
+		spin_unlock_irq(&cd->vqs[i]->lock);
+	}
+	mutex_unlock(&cd->io_lock);
+	return ready;
+}
+
+/* What poll() reports: writable always, readable when a record is ready. */
+static __poll_t copy_poll_mask(struct copy_dev *cd)
+{
+	__poll_t mask = EPOLLOUT | EPOLLWRNORM;
+
+	if (READ_ONCE(cd->signal) && copy_ready(cd))
+		mask |= EPOLLIN | EPOLLRDNORM;
+	return mask;
+}
+
 static __poll_t copy_fop_poll(struct file *file, poll_table *wait)
 {
 	struct copy_dev *cd = file->private_data;
@@ -1309,8 +1345,7 @@ static __poll_t copy_fop_poll(struct file *file, poll_table *wait)
 	if (!cd)
 		return EPOLLERR;
 	poll_wait(file, &cd->wait, wait);
-	return EPOLLOUT | EPOLLWRNORM |
-	       (READ_ONCE(cd->signal) ? EPOLLIN | EPOLLRDNORM : 0);
+	return copy_poll_mask(cd);
 }
 
 static int copy_fop_open(struct inode *inode, struct file *file)
@@ -1422,6 +1457,18 @@ ssize_t virtio4_copy_test_write(struct virtio4_device *vdev, const void *buf,
 	return copy_dev_write(to_copy_dev(vdev), &iter);
 }
 EXPORT_SYMBOL_IF_KUNIT(virtio4_copy_test_write);
+
+/**
+ * virtio4_copy_test_poll - what poll() of the device host's file reports
+ * @vdev: the device.
+ *
+ * Return: the poll mask (EPOLLIN when a record is ready to read).
+ */
+__poll_t virtio4_copy_test_poll(struct virtio4_device *vdev)
+{
+	return copy_poll_mask(to_copy_dev(vdev));
+}
+EXPORT_SYMBOL_IF_KUNIT(virtio4_copy_test_poll);
 
 /**
  * virtio4_copy_test_interrupts - wait for the queues' raised interrupts

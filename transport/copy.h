@@ -7,6 +7,7 @@
 #ifndef _VIRTIO4_COPY_H
 #define _VIRTIO4_COPY_H
 
+#include <linux/poll.h>
 #include <virtio4/bus.h>
 #include <virtio4/host.h>
 
@@ -16,6 +17,7 @@ void virtio4_copy_test_destroy(struct virtio4_device *vdev);
 ssize_t virtio4_copy_test_read(struct virtio4_device *vdev, void *buf, size_t len);
 ssize_t virtio4_copy_test_write(struct virtio4_device *vdev, const void *buf,
 				size_t len);
+__poll_t virtio4_copy_test_poll(struct virtio4_device *vdev);
 void virtio4_copy_test_interrupts(struct virtio4_device *vdev);
 
 #endif /* _VIRTIO4_COPY_H */

@@ -12,7 +12,9 @@
  *    of the device status. One read() returns as many whole records as fit;
  *    it blocks until there is one (or fails with EAGAIN under O_NONBLOCK),
  *    and fails with ENOBUFS if the first record does not fit. poll() tells
- *    when a read() would not block.
+ *    when a record is ready. A buffer the driver takes back before the
+ *    read() may leave it nothing: a device host serving several files
+ *    opens them with O_NONBLOCK, or one blocked read() starves the others.
  *  - write() takes completions, each a struct virtio4_host_done followed by
  *    the bytes for the in elements, padded to 8 bytes. One write() may carry
  *    many; it returns the bytes of the completions it took. A bad completion

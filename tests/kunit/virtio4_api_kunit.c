@@ -675,6 +675,27 @@ static void small_read_buffer_enobufs(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, virtio4_copy_test_read(a->copy_vdev, a->rbuf, API_RBUF), -EAGAIN);
 }
 
+/*
+ * poll() says readable only while a record is there to read: not after the
+ * read() that took it, nor once the driver took its buffer back (a device
+ * host polling two files would block in that read() and starve the other).
+ */
+static void poll_readable_only_with_a_record(struct kunit *test)
+{
+	struct api *a = test->priv;
+
+	KUNIT_EXPECT_FALSE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLIN);
+	KUNIT_ASSERT_EQ(test, api_add(a, 1), 0);
+	KUNIT_EXPECT_TRUE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLIN);
+	KUNIT_EXPECT_GT(test, copy_read(a, API_RBUF), 0);
+	KUNIT_EXPECT_FALSE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLIN);
+	KUNIT_ASSERT_EQ(test, api_add(a, 2), 0);
+	KUNIT_ASSERT_EQ(test, a->vq->ops->detach_buf(a->vq, (void *)2UL), 0);
+	KUNIT_EXPECT_FALSE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLIN);
+	KUNIT_EXPECT_EQ(test, virtio4_copy_test_read(a->copy_vdev, a->rbuf, API_RBUF), -EAGAIN);
+	KUNIT_EXPECT_TRUE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLOUT);
+}
+
 static void completion_after_reset_ignored(struct kunit *test)
 {
 	struct api *a = test->priv;
@@ -720,6 +741,7 @@ static struct kunit_case copy_protocol_cases[] = {
 	KUNIT_CASE(duplicate_completion_einval),
 	KUNIT_CASE(bad_queue_or_record_einval),
 	KUNIT_CASE(small_read_buffer_enobufs),
+	KUNIT_CASE(poll_readable_only_with_a_record),
 	KUNIT_CASE(completion_after_reset_ignored),
 	KUNIT_CASE(bad_create_einval),
 	{}

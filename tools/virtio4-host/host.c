@@ -72,7 +72,8 @@ void host_create(struct vdev *d, const struct virtio4_host_create *create)
 
 	if (d->misbehave == MB_REFUSE_FEATURES)
 		c.flags |= VIRTIO4_HOST_F_REFUSE_FEATURES;
-	d->fd = open("/dev/virtio4-host", O_RDWR | O_CLOEXEC);
+	/* Non-blocking: a read() that finds nothing must not starve other files. */
+	d->fd = open("/dev/virtio4-host", O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (d->fd < 0)
 		die("open /dev/virtio4-host: %s (is virtio4_copy loaded?)", strerror(errno));
 	d->rbuf = malloc(HOST_RBUF_SIZE);
@@ -85,15 +86,14 @@ void host_create(struct vdev *d, const struct virtio4_host_create *create)
 
 ssize_t host_read(struct vdev *d, bool nonblock)
 {
+	struct pollfd p = { .fd = d->fd, .events = POLLIN };
 	ssize_t n;
 
-	struct pollfd p = { .fd = d->fd, .events = POLLIN };
-
 	d->rlen = 0;
-	if (nonblock && poll(&p, 1, 0) <= 0)
-		return 0;
+	if (!nonblock && poll(&p, 1, -1) < 0 && errno != EINTR)
+		die("%s: poll: %s", d->name, strerror(errno));
 	n = read(d->fd, d->rbuf, HOST_RBUF_SIZE);
-	if (n < 0 && errno == EINTR)
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
 		n = 0;
 	else if (n < 0)
 		die("%s: read: %s", d->name, strerror(errno));

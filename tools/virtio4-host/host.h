@@ -56,7 +56,7 @@ void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 int parse_misbehave(struct vdev *d, const char *arg);
 void host_create(struct vdev *d, const struct virtio4_host_create *c);
-/* Read records (blocking unless @nonblock); 0 if none, else bytes. */
+/* Read records (waiting for one unless @nonblock); 0 if none, else bytes. */
 ssize_t host_read(struct vdev *d, bool nonblock);
 /* The next record at *@pos of the last read, or NULL; advances *@pos. */
 const struct virtio4_host_msg *host_next(struct vdev *d, size_t *pos);
