@@ -8,7 +8,7 @@
 #   make run        boot a guest that uses our modules and report; INTERACTIVE=1 for a shell
 #   make bench      ours against Linux's virtio drivers, with an A/A noise control (not in check)
 #   make fuzz       each libFuzzer target for FUZZ_TIME s (default 120); check replays the corpus
-#   make soak       the mixed load test for 10 minutes (check runs it for 2); K=debug for that kernel
+#   make soak       the mixed load test for 10 minutes (check runs it for 30 s); K=debug for that kernel
 #   make lint       checkpatch --strict, kernel-doc, sparse
 #   make kernel     build (or find, cached) the debug kernel
 #   make clean      remove build/ (the debug kernel's cache stays in ~/.cache/virtio4)

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sustained load, both guests at once for load_seconds (60 s here; make soak: 600 s): fio
+# Sustained load, both guests at once for load_seconds (30 s here; make soak: 600 s): fio
 # write+verify passes on two disks of our block driver, iperf3 TCP from guest 0 to guest 1
 # and pings every 2 ms both ways over our NICs. No verify error, every pass and the iperf3
 # run complete, under 1% of the pings are lost: echo requests sent against echo replies the
@@ -17,7 +17,7 @@
 # qemu: -device virtio-net-pci,netdev=wire,mac=52:54:00:12:34:5$GUEST
 . /tests/lib.sh
 
-seconds=${load_seconds:-60}
+seconds=${load_seconds:-30}
 available() {
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
@@ -76,10 +76,11 @@ received=$(($(icmp_counter InEchoReps) - replies_before))
 echo "echo requests sent: $sent, replies received by the kernel: $received; by ping:" \
 	"$(sed -n 's/.* seq=\([0-9]*\) .*/\1/p' /tmp/ping.log | sort -un | wc -l)," \
 	"$(grep -c DUP /tmp/ping.log) duplicate replies"
-if [ "$received" -lt 1000 ] || [ $((received * 100)) -le $((sent * 99)) ]; then
+# At least 500 answers (the debug kernel's starved ping sent 2033 requests in 60 s).
+if [ "$received" -lt 500 ] || [ $((received * 100)) -le $((sent * 99)) ]; then
 	ethtool -S "$NETDEV" | grep -E 'drop|error|fail' || true
 	grep -E '^(Ip|Icmp):' /proc/net/snmp
-	fail "pings under load: $received replies to $sent requests (under 1000, or 1% or more lost)"
+	fail "pings under load: $received replies to $sent requests (under 500, or 1% or more lost)"
 fi
 [ "$received" -le "$sent" ] || fail "more echo replies ($received) than requests ($sent): duplicates"
 echo "ok: $received replies to $sent echo requests under load"
