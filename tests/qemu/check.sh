@@ -122,6 +122,15 @@ placement() {
 	fi
 }
 
+# longest_first_key TEST KERNEL: how long a run may take, for ordering the pool: its timeout
+# (90 s unless "# timeout:" says), plus one on the debug kernel, the slower.
+longest_first_key() {
+	local timeout slower=0
+	timeout=$(sed -n 's/^# timeout: //p' "$1")
+	[ "$2" = debug ] && slower=1
+	echo $((${timeout:-90} * 2 + slower))
+}
+
 # Guest runs: two single-guest runs share the two cores well, as most of a run is one vCPU's
 # boot, module work and kmemleak scans.
 jobs_max=${JOBS:-2}
@@ -141,11 +150,14 @@ for t in "$top"/tests/guest/*.sh; do
 			case $where in
 			alone) alone+=("$entry") ;;
 			bound) bound+=("$entry") ;;
-			*) pool+=("$entry") ;;
+			*) pool+=("$(longest_first_key "$t" "$k")"$'\t'"$entry") ;;
 			esac
 		done
 	done
 done
+# The pool's longest runs first, so that two short ones, not one long one, end it.
+[ ${#pool[@]} = 0 ] ||
+	mapfile -t pool < <(printf '%s\n' "${pool[@]}" | sort -s -t $'\t' -k1,1nr | cut -f 2-)
 # The bound runs, one by one, in the background: one of the JOBS slots while they last.
 (
 	for a in "${bound[@]}"; do
