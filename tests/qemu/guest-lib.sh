@@ -295,7 +295,7 @@ iperf3_runs() {
 	fi
 	for args in "" "-R" "-u -b 50M"; do
 		for _ in $(seq 50); do
-			iperf3 -c "$PEER" -p 5201 -t 3 $args >/tmp/iperf.log 2>&1 && break
+			iperf3 -c "$PEER" -p 5201 -t 2 $args >/tmp/iperf.log 2>&1 && break
 			sleep 0.2
 		done
 		grep -q "iperf Done" /tmp/iperf.log || fail "iperf3 $args: $(tail -n 3 /tmp/iperf.log)"
@@ -304,12 +304,12 @@ iperf3_runs() {
 }
 
 # net_e2e ours|linux: the end-to-end network suite, run by both guests of a two-guest test,
-# this one on the given driver: 1000 pings at 10 ms, full-size and jumbo frames, a TCP
+# this one on the given driver: 500 pings at 10 ms, full-size and jumbo frames, a TCP
 # transfer with matching sha256 (256 MiB; 64 MiB on the debug kernel), iperf3.
 net_e2e() {
 	net_up "$1"
 	peer_barrier "$PEER"
-	ping_count 1000 -i 0.01
+	ping_count 500 -i 0.01
 	ping_count 20 -i 0.05 -s 1472
 	ip link set "$NETDEV" mtu 9000 || fail "MTU 9000"
 	peer_barrier "$PEER"
