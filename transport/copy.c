@@ -24,7 +24,8 @@
  * serialises its own calls as the API says, and may make them in any
  * context. The device's io_lock (a mutex) serialises the copies between
  * slots and the kernel's bounce buffers, reset and queue set-up and
- * teardown, so no slot is BUSY while the driver resets or frees. User
+ * teardown, so no slot is BUSY while the driver resets or frees (poll()
+ * takes it too, to look at the queues). User
  * memory is never touched under io_lock: read() and write() copy through
  * a bounce buffer each (read_lock and write_lock own them), so a device
  * host whose buffer faults for ever (userfaultfd, a FUSE mapping) holds up
@@ -100,7 +101,7 @@ struct copy_bounce {
 
 struct copy_dev {
 	struct virtio4_device vdev;
-	struct mutex io_lock;	/* serialises slot copies, reset, find/del_vqs */
+	struct mutex io_lock;	/* serialises slot copies, reset, find/del_vqs; guards vqs, nvqs */
 	struct mutex read_lock;	/* serialises read(); owns @rbounce */
 	struct mutex write_lock;	/* serialises write(); owns @wbounce */
 	struct copy_bounce rbounce, wbounce;
@@ -857,12 +858,13 @@ static ssize_t copy_read_records(struct copy_dev *cd, struct iov_iter *to)
 		}
 		cd->next_vq = (i + 1) % nvqs;
 	}
-	if (total == 0 && n < 0)
-		return n;
-	/* Records are left over only if the buffer ran out. */
+	/*
+	 * Records are left over (the buffer ran out, or a copy failed and put
+	 * its record back): poll() and a waiting read() must see them.
+	 */
 	if (n < 0)
-		WRITE_ONCE(cd->signal, true);
-	return total;
+		copy_signal(cd);
+	return total ? total : n;
 }
 
 static ssize_t copy_dev_read(struct copy_dev *cd, struct iov_iter *to,
@@ -1304,11 +1306,10 @@ static ssize_t copy_fop_write_iter(struct kiocb *iocb, struct iov_iter *from)
 
 /*
  * Is a record ready to read: a STATUS record due, or a buffer pending?
- * @signal alone is not the answer: a record the driver added while a read()
- * was under way sets it, and that read() may take the record. A device host
- * polling two files was then told one was readable, blocked in its read()
- * and never served the other (net-pair's TCP transfer stalled for good).
- * Context: process (takes io_lock).
+ * poll() reports this, not @signal alone, which may outlive its record (a
+ * kick during a read() that then takes the record, a buffer taken back):
+ * a device host must not be told that a read() has something when it has
+ * nothing. Context: process (takes io_lock).
  */
 static bool copy_ready(struct copy_dev *cd)
 {

@@ -670,6 +670,8 @@ static void small_read_buffer_enobufs(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, api_add(a, 1), 0);
 	KUNIT_EXPECT_EQ(test, virtio4_copy_test_read(a->copy_vdev, a->rbuf, 8), -ENOBUFS);
+	/* The record is still there: poll() says so (no kick will come for it). */
+	KUNIT_EXPECT_TRUE(test, virtio4_copy_test_poll(a->copy_vdev) & EPOLLIN);
 	KUNIT_EXPECT_GT(test, copy_read(a, API_RBUF), 0);
 	KUNIT_EXPECT_EQ(test, a->ntokens, 1U);
 	KUNIT_EXPECT_EQ(test, virtio4_copy_test_read(a->copy_vdev, a->rbuf, API_RBUF), -EAGAIN);
