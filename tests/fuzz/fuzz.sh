@@ -9,7 +9,7 @@ set -euo pipefail
 
 time=${FUZZ_TIME:-120}
 out="$build/fuzz"
-make -s -C "$top/tests/fuzz" LINUX_SRC="$("$top/tests/qemu/source.sh")" O="$out"
+build_harness fuzz "$out"
 status=0
 for target in $(cd "$top/tests/fuzz" && ls -d corpus/* | sed 's|corpus/||'); do
 	work="$out/corpus-$target" crashes="$out/crashes/$target"

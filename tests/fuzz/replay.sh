@@ -9,8 +9,7 @@ shopt -s nullglob
 
 out="$build/fuzz"
 mkdir -p "$out"
-if ! make -s -C "$top/tests/fuzz" LINUX_SRC="$("$top/tests/qemu/source.sh")" O="$out" \
-	>"$out.log" 2>&1; then
+if ! build_harness fuzz "$out" >"$out.log" 2>&1; then
 	echo "fail fuzz-replay:build see $out.log"
 	exit 0
 fi

@@ -7,8 +7,7 @@ set -uo pipefail
 
 out="$build/model"
 mkdir -p "$out"
-if ! make -s -C "$top/tests/model" LINUX_SRC="$("$top/tests/qemu/source.sh")" O="$out" \
-	>"$out/build.log" 2>&1; then
+if ! build_harness model "$out" >"$out/build.log" 2>&1; then
 	echo "fail model:build see $out/build.log"
 	exit 0
 fi

@@ -131,6 +131,23 @@ longest_first_key() {
 	echo $((${timeout:-90} * 2 + slower))
 }
 
+# run_each ENTRY...: the runs ENTRY ("KERNEL<tab>TEST<tab>TRANSPORT") name, one after another.
+run_each() {
+	local a k t tr
+	for a in "$@"; do
+		IFS=$'\t' read -r k t tr <<<"$a"
+		run_one "$k" "$t" "$tr"
+	done
+}
+
+# wait_for_slot: until fewer than JOBS background jobs (guest runs, the chain of bound runs,
+# the host checks) are under way.
+wait_for_slot() {
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+	done
+}
+
 # Guest runs: two single-guest runs share the two cores well, as most of a run is one vCPU's
 # boot, module work and kmemleak scans.
 jobs_max=${JOBS:-2}
@@ -159,18 +176,10 @@ done
 [ ${#pool[@]} = 0 ] ||
 	mapfile -t pool < <(printf '%s\n' "${pool[@]}" | sort -s -t $'\t' -k1,1nr | cut -f 2-)
 # The bound runs, one by one, in the background: one of the JOBS slots while they last.
-(
-	for a in "${bound[@]}"; do
-		IFS=$'\t' read -r k t tr <<<"$a"
-		run_one "$k" "$t" "$tr"
-	done
-) &
+run_each "${bound[@]}" &
 for a in "${pool[@]}"; do
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n
-	done
-	IFS=$'\t' read -r k t tr <<<"$a"
-	run_one "$k" "$t" "$tr" &
+	wait_for_slot
+	run_each "$a" &
 done
 # Harness self-test: each deliberately broken test must fail, for the reason it names (in the
 # pool, after the tests).
@@ -190,17 +199,12 @@ for t in "$top"/tests/selftest/*.sh; do
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
 	ran=1
 	grep -qx "pass build:debug" "$summary" || continue
-	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
-		wait -n
-	done
+	wait_for_slot
 	selftest_one "$t" &
 done
 
 wait
-for a in "${alone[@]}"; do
-	IFS=$'\t' read -r k t tr <<<"$a"
-	run_one "$k" "$t" "$tr"
-done
+run_each "${alone[@]}"
 
 [ -n "$T" ] && [ "$ran" = 0 ] && echo "fail T=$T: there is no test of that name" | record
 

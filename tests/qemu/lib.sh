@@ -22,6 +22,12 @@ source_tree() {
 	echo "$cache/linux-source-$(source_version)"
 }
 
+# build_harness DIR OUT: build the userspace harness in tests/DIR (our sources on the kernel's
+# tools/virtio stubs and ours, from the linux-source tree) into OUT.
+build_harness() {
+	make -s -C "$top/tests/$1" LINUX_SRC="$("$top/tests/qemu/source.sh")" O="$2"
+}
+
 # The debug kernel's build directory, keyed by its config fragment, its patch and the source
 # version (its patched source tree is the same path with "-src" appended).
 debug_kernel_dir() {
