@@ -252,13 +252,13 @@ random_data() {
 	truncate -s $(($1 * 1048576)) /tmp/data
 }
 
-# tcp_transfer MIB: guest 0 sends MIB MiB to guest 1 over TCP; both ends compute its sha256
-# and exchange them; fail unless they match and the size is right. The data (random_data) is
-# sent from a file in memory and received by cat (nc -e): a pipeline of busybox tools with nc
-# between them moved 1 MB/s on the debug kernel, this 3-5 MB/s.
+# tcp_transfer MIB [SENDER]: guest SENDER (default 0) sends MIB MiB to the other over TCP; both
+# ends compute its sha256 and exchange them; fail unless they match and the size is right. The
+# data (random_data) is sent from a file in memory and received by cat (nc -e): a pipeline of
+# busybox tools with nc between them moved 1 MB/s on the debug kernel, this 3-5 MB/s.
 tcp_transfer() {
 	local bytes=$(($1 * 1048576)) sum size
-	if [ "$GUEST" = 0 ]; then
+	if [ "$GUEST" = "${2:-0}" ]; then
 		random_data "$1"
 		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
 		size=0
@@ -303,10 +303,12 @@ iperf3_runs() {
 	done
 }
 
-# net_e2e ours|linux: the end-to-end network suite, run by both guests of a two-guest test,
-# this one on the given driver: 500 pings at 10 ms, full-size and jumbo frames, a TCP
-# transfer with matching sha256 (256 MiB; 64 MiB on the debug kernel), iperf3.
+# net_e2e ours|linux [both]: the end-to-end network suite, run by both guests of a two-guest
+# test, this one on the given driver: 500 pings at 10 ms, full-size and jumbo frames, a TCP
+# transfer with matching sha256 (256 MiB; 64 MiB on the debug kernel) from guest 0 to guest 1
+# (with "both", then another back), iperf3.
 net_e2e() {
+	local mib
 	net_up "$1"
 	peer_barrier "$PEER"
 	ping_count 500 -i 0.01
@@ -315,12 +317,14 @@ net_e2e() {
 	peer_barrier "$PEER"
 	ping_count 20 -i 0.05 -s 8972
 	peer_barrier "$PEER"
-	if on_debug_kernel; then
-		tcp_transfer 64
-	else
-		tcp_transfer 256
-	fi
+	mib=256
+	on_debug_kernel && mib=64
+	tcp_transfer $mib
 	peer_barrier "$PEER"
+	if [ "${2:-}" = both ]; then
+		tcp_transfer $mib 1
+		peer_barrier "$PEER"
+	fi
 	iperf3_runs
 	peer_barrier "$PEER"
 }
@@ -440,14 +444,70 @@ expect_disk_gone() {
 	expect_eq "devices left on the virtio4 bus" 0 "$(ls /sys/bus/virtio4/devices | wc -l)"
 }
 
-# our_interfaces: the interfaces virtio4_net drives, one per line.
-our_interfaces() {
+# interfaces_of DRIVER: the interfaces (of this network namespace) DRIVER drives, one per line.
+interfaces_of() {
 	local d
 	for d in /sys/class/net/*; do
-		if [ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = virtio4_net ]; then
+		if [ "$(basename "$(readlink "$d/device/driver" 2>/dev/null)")" = "$1" ]; then
 			basename "$d"
 		fi
 	done
+}
+
+# our_interfaces: the interfaces virtio4_net drives, one per line.
+our_interfaces() {
+	interfaces_of virtio4_net
+}
+
+# our_new_interface WHAT [TENTHS]: wait (default 10 s) for an interface of virtio4_net, which
+# WHAT brought, and reach the peer through it (net_address). Sets NETDEV.
+our_new_interface() {
+	for _ in $(seq "${2:-100}"); do
+		NETDEV=$(our_interfaces | head -n 1)
+		[ -n "$NETDEV" ] && break
+		sleep 0.1
+	done
+	[ -n "$NETDEV" ] || fail "no interface of virtio4_net after $1"
+	echo "ok: $NETDEV is on virtio4_net after $1"
+	net_address "$NETDEV"
+}
+
+# net_up_beside_linux: our NIC at 00:04.0 and a peer NIC at 00:05.0 on Linux's virtio_net (the
+# test puts both on one QEMU hub), steered with driver_override. The peer's interface goes to
+# network namespace "peer" as 169.254.10.2 (PEER); ours stays here as 169.254.10.1 (ME, NETDEV).
+# Returns once the peer answers.
+net_up_beside_linux() {
+	local peer_dev
+	echo virtio4-pci >/sys/bus/pci/devices/0000:00:04.0/driver_override
+	echo virtio-pci >/sys/bus/pci/devices/0000:00:05.0/driver_override
+	modprobe virtio_pci && modprobe virtio_net || fail "loading Linux's virtio_net"
+	modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
+	for _ in $(seq 100); do
+		NETDEV=$(our_interfaces | head -n 1)
+		peer_dev=$(interfaces_of virtio_net | head -n 1)
+		[ -n "$NETDEV" ] && [ -n "$peer_dev" ] && break
+		sleep 0.1
+	done
+	[ -n "$NETDEV" ] && [ -n "$peer_dev" ] ||
+		fail "interfaces: ours '$NETDEV', Linux's '$peer_dev'"
+	mkdir -p /run/netns
+	$IP netns add peer || fail "ip netns add peer"
+	$IP link set "$peer_dev" netns peer || fail "moving $peer_dev to namespace peer"
+	$IP -n peer link set lo up
+	$IP -n peer addr add 169.254.10.2/16 dev "$peer_dev" &&
+		$IP -n peer link set "$peer_dev" up || fail "configuring $peer_dev in namespace peer"
+	echo "ok: $NETDEV on virtio4_net here, $peer_dev on virtio_net in namespace peer"
+	net_address "$NETDEV"
+}
+
+# peer_ping_count COUNT ARGS...: from namespace "peer" (net_up_beside_linux) ping our NIC COUNT
+# times; fail unless all answers come back.
+peer_ping_count() {
+	local n=$1 out
+	shift
+	out=$($IP netns exec peer ping -c "$n" "$@" "$ME" 2>&1)
+	echo "$out" | tail -n 2
+	expect_eq "answers to $n pings $* from the peer" "$n" "$(echo "$out" | answers)"
 }
 
 # iproute2's ip (busybox sh would run its own applet for a plain "ip").

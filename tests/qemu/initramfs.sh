@@ -4,10 +4,10 @@
 # iperf3, e2fsprogs, ethtool, iproute2's ip, util-linux's blkdiscard, lsblk and fallocate, our device
 # host (tools/virtio4-host), with their libraries;
 # Linux's virtio modules; our modules (already built into build/KIND/src); the tests
-# and /init. Two archives: initramfs-fio.cpio holds all of it, initramfs.cpio all but fio and
-# the libraries only fio needs (Ceph, Gluster, RDMA, ICU...: three quarters of the bytes, which
-# every boot would unpack, the debug kernel's slowly); run.sh boots the first only for tests
-# that run fio.
+# and /init. Debian's fio is linked against the libraries of I/O engines no test uses (Ceph,
+# Gluster, NBD, RDMA, PMEM) and theirs (ICU, Kerberos...): three quarters of the bytes, which
+# every boot would unpack, the debug kernel's slowly. Those go in as stubs (stub_library): the
+# same names, versions and symbols, each function a trap.
 # Rebuilt only when one of its inputs changes. Usage: initramfs.sh KIND
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -45,9 +45,33 @@ linux_module_paths() {
 	done | awk '$1 == "insmod" { print $2 }' | sed "s|^$moddir/||" | sort -u
 }
 
-# libs_of PROGRAM...: the shared libraries they load, one path per line, sorted.
+# fio's libraries for engines no test uses (a test that used one would trap in the stub).
+stubbed=(libgfapi.so.0 libnbd.so.0 libibverbs.so.1 librdmacm.so.1 librados.so.2 librbd.so.1
+	libpmemblk.so.1 libpmem.so.1)
+stubs=$out/stubs
+
+# stub_library NAME: $stubs/NAME, with NAME's soname, holding every symbol fio takes from the
+# real NAME (under the version fio asks for), each a function that traps (SIGILL).
+stub_library() {
+	local real syms
+	real=$(ldd /usr/bin/fio | awk -v n="$1" '$1 == n { print $3 }')
+	[ -n "$real" ] || { echo "initramfs.sh: fio does not load $1" >&2; return 1; }
+	syms=$(LC_ALL=C join -1 2 -2 1 \
+		<(objdump -T /usr/bin/fio | awk '$2 != "w" && /\*UND\*/ { print $(NF - 1), $NF }' |
+			tr -d '()' | LC_ALL=C sort -k 2,2) \
+		<(nm -D --defined-only "$real" | awk '{ sub(/@.*/, "", $3); print $3 }' | LC_ALL=C sort -u))
+	echo "$syms" | awk '{ printf "void %s(void) { __builtin_trap(); }\n", $1 }' >"$stubs/$1.c"
+	echo "$syms" | awk '$2 != "Base" { v[$2] = v[$2] " " $1 ";" }
+		END { for (n in v) printf "%s { global:%s };\n", n, v[n] }' >"$stubs/$1.map"
+	gcc -shared -fPIC -nostdlib -o "$stubs/$1" "$stubs/$1.c" -Wl,-soname,"$1" \
+		$([ -s "$stubs/$1.map" ] && echo "-Wl,--version-script=$stubs/$1.map")
+}
+
+# libs_of PROGRAM...: the shared libraries they load (fio's stubs in place of the real ones), one
+# path per line, sorted.
 libs_of() {
-	ldd "$@" 2>/dev/null | awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | LC_ALL=C sort -u
+	LD_LIBRARY_PATH=$stubs ldd "$@" 2>/dev/null |
+		awk '/=> \// { print $3 } /^\t\/lib/ { print $1 }' | LC_ALL=C sort -u
 }
 
 libraries() {
@@ -59,14 +83,19 @@ guest_files() {
 		"$top"/tests/guest/*.sh "$top"/tests/selftest/*.sh "$top"/tests/bench/*.sh
 }
 
+rm -rf "$stubs"
+mkdir -p "$stubs"
+for l in "${stubbed[@]}"; do
+	stub_library "$l"
+done
+
 stamp=$( {
 	echo "$kver"
 	sha256sum "$0" "${tools[@]}" $(libraries) $(guest_files)
 	(cd "$out/src" && sha256sum $ours)
 	(cd "$moddir" && sha256sum $(linux_module_paths))
 } | sha256sum | cut -c1-16)
-if [ -f "$out/initramfs.cpio" ] && [ -f "$out/initramfs-fio.cpio" ] &&
-	[ "$(cat "$out/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
+if [ -f "$out/initramfs.cpio" ] && [ "$(cat "$out/initramfs.stamp" 2>/dev/null)" = "$stamp" ]; then
 	exit 0
 fi
 echo "  INITRD  $out/initramfs.cpio ($kver)"
@@ -88,9 +117,13 @@ cp /bin/udevadm "$staging/bin/udevadm"
 mkdir -p "$staging/lib/systemd" "$staging/etc/udev/rules.d"
 ln -s /bin/udevadm "$staging/lib/systemd/systemd-udevd"
 cp "$top"/tools/udev/*.rules "$staging/etc/udev/rules.d/"
+# The stubs go where the real libraries are (beside libc).
+libdir=$(dirname "$(libs_of /usr/bin/fio | grep '/libc\.so')")
 for lib in $(libraries); do
-	mkdir -p "$staging$(dirname "$lib")"
-	cp -L "$lib" "$staging$lib"
+	dest=$lib
+	[ "$(dirname "$lib")" = "$stubs" ] && dest=$libdir/$(basename "$lib")
+	mkdir -p "$staging$(dirname "$dest")"
+	cp -L "$lib" "$staging$dest"
 done
 # Library directories as Debian's dynamic loader expects them (/lib -> /usr/lib merged layout).
 [ -d "$staging/lib64" ] || ln -s lib "$staging/lib64"
@@ -110,16 +143,5 @@ cp "$top/tests/qemu/guest-lib.sh" "$staging/tests/lib.sh"
 cp "$top/tests/qemu/main-guest.sh" "$staging/tests/"
 printf '%s\n' $ours | grep -v '^./tests/' | sed 's|.*/||; s|\.ko$||' >"$staging/tests/shipped-modules"
 
-# fio and what only fio needs, as paths in the staging tree ("./usr/bin/fio", ...).
-fio_only() {
-	local t others=()
-	for t in "${tools[@]}"; do
-		[ "$t" = /usr/bin/fio ] || others+=("$t")
-	done
-	echo ./usr/bin/fio
-	LC_ALL=C comm -23 <(libs_of /usr/bin/fio) <(libs_of "${others[@]}") | sed 's|^|.|'
-}
-(cd "$staging" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/initramfs-fio.cpio"
-(cd "$staging" && find . | grep -vxF -f <(fio_only) | LC_ALL=C sort | cpio -o -H newc --quiet) \
-	>"$out/initramfs.cpio"
+(cd "$staging" && find . | LC_ALL=C sort | cpio -o -H newc --quiet) >"$out/initramfs.cpio"
 echo "$stamp" >"$out/initramfs.stamp"

@@ -51,11 +51,7 @@ debug)
 	;;
 *) echo "usage: run.sh stock|debug TEST.sh" >&2; exit 2 ;;
 esac
-# The image with fio only for tests that run it (or a shell): see initramfs.sh.
 initrd="$build/$kind/initramfs.cpio"
-if [ -n "${INTERACTIVE:-}" ] || grep -q fio "$test_file"; then
-	initrd="$build/$kind/initramfs-fio.cpio"
-fi
 
 # What QEMU may print to stderr in any test: a hub (a NIC test's) with no host network.
 qemu_stderr_ok='warning: hub [0-9]+ is not connected to host network'
