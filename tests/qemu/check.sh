@@ -47,9 +47,23 @@ for k in "${kernels[@]}"; do
 	fi
 done
 
+# offload_unit_test: the device host's offload unit test, one line per case.
+offload_unit_test() {
+	local rc
+	if ! make -s -C "$top/tools" O="$build/tools" >"$build/tools-build.log" 2>&1; then
+		echo "fail offload:build see $build/tools-build.log"
+		return
+	fi
+	"$build/tools/virtio4-offload-test"
+	rc=$?
+	# 1: a case failed (its line says why); anything else: the test itself stopped.
+	[ "$rc" -le 1 ] || echo "fail offload:unit-test exited $rc"
+}
+
 # What runs on the host alone: lint, the fuzzers' corpus and crash reproducers replayed
 # (T=fuzz-replay for this alone), the memory-order model of the ring's notification handshakes
-# (T=model), the patch series (checkpatch, git am and a build in the debug kernel's tree:
+# (T=model), the unit test of the device host's checksum and segmentation offload (T=offload),
+# the patch series (checkpatch, git am and a build in the debug kernel's tree:
 # T=patches) and the self-test's host half (the manifest and KTAP checks, fed broken inputs).
 # In the background, beside the first guests; its lines go to the summary at the end, at once.
 host_checks() {
@@ -62,6 +76,9 @@ host_checks() {
 		if [ -z "$T" ] || [ "$T" = model ]; then
 			"$top/tests/model/run.sh"
 		fi
+		if [ -z "$T" ] || [ "$T" = offload ]; then
+			offload_unit_test
+		fi
 		if { [ -z "$T" ] || [ "$T" = patches ]; } && grep -qx "pass build:debug" "$summary"; then
 			"$top/tests/qemu/patches-check.sh" "$("$top/tests/qemu/kernel.sh")"
 		fi
@@ -70,7 +87,7 @@ host_checks() {
 	echo "$out" | grep . | flock "$summary" tee -a "$summary"
 }
 case $T in
-fuzz-replay | model | patches) ran=1 ;;
+fuzz-replay | model | offload | patches) ran=1 ;;
 esac
 host_checks &
 

@@ -514,16 +514,36 @@ peer_ping_count() {
 IP=/usr/sbin/ip
 
 # serve_net_pair [OPTIONS]: a device host joining two of our NICs back to back (virtio4-host
-# net-pair OPTIONS), each moved into its own network namespace: nsN holds NIC_N with address
-# 169.254.20.N/16 (N = 1, 2). Sets HOST_PID, NIC_1 and NIC_2.
+# net-pair OPTIONS; what it prints goes to /tmp/net-pair.out), each moved into its own network
+# namespace: nsN holds NIC_N with addresses 169.254.20.N/16 and fe80::N/64 (N = 1, 2). Sets
+# HOST_PID, NIC_1 and NIC_2.
 serve_net_pair() {
-	virtio4-host net-pair "$@" &
+	virtio4-host net-pair "$@" >/tmp/net-pair.out &
 	HOST_PID=$!
 	nics_in_namespaces
 }
 
+# net_pair_stat N FIELD: a counter of the device host's (net_stats in tools/virtio4-host/net.c)
+# for the device behind NIC_N (by its MAC, 02:00:00:00:04:0M for device netM-1), asked for with
+# SIGUSR1.
+net_pair_stat() {
+	local dev mac before
+	dev=$(eval echo \$NIC_$1)
+	mac=$($IP netns exec ns$1 cat /sys/class/net/$dev/address)
+	dev=net$((${mac##*:} - 1))
+	before=$(grep -c "^$dev: " /tmp/net-pair.out || true)
+	kill -USR1 "$HOST_PID"
+	for _ in $(seq 50); do
+		[ "$(grep -c "^$dev: " /tmp/net-pair.out)" -gt "$before" ] && break
+		sleep 0.1
+	done
+	grep "^$dev: " /tmp/net-pair.out | tail -n 1 |
+		awk -v f="$2" '{ for (i = 2; i < NF; i++) if ($i == f) print $(i + 1) }'
+}
+
 # nics_in_namespaces: wait for two interfaces of virtio4_net and move each into its own network
-# namespace: nsN holds NIC_N with address 169.254.20.N/16 (N = 1, 2). Sets NIC_1 and NIC_2.
+# namespace: nsN holds NIC_N with addresses 169.254.20.N/16 and fe80::N/64 (N = 1, 2). Sets
+# NIC_1 and NIC_2.
 nics_in_namespaces() {
 	local ifs i=1 dev
 	for _ in $(seq 100); do
@@ -538,6 +558,7 @@ nics_in_namespaces() {
 		$IP link set "$dev" netns ns$i || fail "moving $dev to ns$i"
 		$IP -n ns$i link set lo up
 		$IP -n ns$i addr add 169.254.20.$i/16 dev "$dev" || fail "address on $dev"
+		$IP -n ns$i addr add fe80::$i/64 dev "$dev" nodad || fail "IPv6 address on $dev"
 		$IP -n ns$i link set "$dev" up || fail "$dev up"
 		echo "ok: $dev is 169.254.20.$i in ns$i"
 		eval NIC_$i="$dev"
@@ -566,26 +587,30 @@ ns_state() {
 	grep -H . /sys/kernel/debug/virtio4/*/* 2>/dev/null | grep -vE ':(0|size .*)$'
 }
 
-# ns_transfer MIB [SECONDS]: MIB MiB of random data (random_data) from ns1 to ns2 over TCP
-# (see nics_in_namespaces), within SECONDS (default 120); fail unless the sha256 matches.
+# ns_transfer MIB [SECONDS] [FROM] [6]: MIB MiB of random data (random_data) from nsFROM
+# (default ns1) to the other namespace over TCP (see nics_in_namespaces; over IPv6 with "6"),
+# within SECONDS (default 120); fail unless the sha256 matches.
 ns_transfer() {
-	local listener secs=${2:-120}
+	local listener secs=${2:-120} from=${3:-1} to addr
+	to=$((3 - from))
+	addr=169.254.20.$to
+	[ "${4:-}" = 6 ] && addr=fe80::$to%$(eval echo \$NIC_$from)
 	random_data "$1"
-	$IP netns exec ns2 timeout "$secs" nc -l -p 5001 -e sh -c 'cat >/tmp/received' &
+	$IP netns exec ns$to timeout "$secs" nc -l -p 5001 -e sh -c 'cat >/tmp/received' &
 	listener=$!
-	# Listening: port 5001 (1389 in hex) in state 0A in ns2's /proc/net/tcp6 (nc -e listens
-	# on IPv6, which takes IPv4 too) or tcp.
+	# Listening: port 5001 (1389 in hex) in state 0A in the receiver's /proc/net/tcp6 (nc -e
+	# listens on IPv6, which takes IPv4 too) or tcp.
 	for _ in $(seq 100); do
-		$IP netns exec ns2 cat /proc/net/tcp6 /proc/net/tcp | grep -q ':1389 [0-9A-F:]* 0A' &&
+		$IP netns exec ns$to cat /proc/net/tcp6 /proc/net/tcp | grep -q ':1389 [0-9A-F:]* 0A' &&
 			break
 		sleep 0.1
 	done
-	if ! $IP netns exec ns1 timeout "$secs" nc 169.254.20.2 5001 -e cat /tmp/data; then
+	if ! $IP netns exec ns$from timeout "$secs" nc "$addr" 5001 -e cat /tmp/data; then
 		ns_state
-		fail "sending $1 MiB from ns1 (stalled?)"
+		fail "sending $1 MiB from ns$from to $addr (stalled?)"
 	fi
-	wait $listener || fail "receiving $1 MiB in ns2"
-	expect_eq "sha256 of $1 MiB from ns1 to ns2" "$(sha256sum </tmp/data | cut -d' ' -f1)" \
+	wait $listener || fail "receiving $1 MiB in ns$to"
+	expect_eq "sha256 of $1 MiB from ns$from to $addr" "$(sha256sum </tmp/data | cut -d' ' -f1)" \
 		"$(sha256sum </tmp/received | cut -d' ' -f1)"
 	rm -f /tmp/data /tmp/received
 }

@@ -6,6 +6,13 @@
  * struct virtio_net_hdr_v1 in front. Received packets larger than one
  * buffer are spread over several when VIRTIO_NET_F_MRG_RXBUF is
  * negotiated (num_buffers), and dropped otherwise.
+ *
+ * With --offloads 0,1 (or 0, or 1: to those devices) net-pair offers checksum
+ * and TCP segmentation offload and carries the header from one device
+ * to the other as it is, as veth carries a GSO skb, where the receiving
+ * device negotiated taking it; where it did not, the device host completes
+ * the checksum or cuts the frame into MTU-sized ones itself (offload.c).
+ * SIGUSR1 prints what each device carried and did (net_stats).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,12 +23,14 @@
 #include <linux/virtio_ids.h>
 #include <linux/virtio_net.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
 #include "host.h"
+#include "offload.h"
 
 #define NET_QUEUE_SIZE	256
 #define NET_RX		0
@@ -29,6 +38,11 @@
 #define NET_MAX_FRAME	65550
 #define NET_BACKLOG	256
 #define NET_SPLIT	64	/* bytes of each buffer used with --misbehave split */
+#define NET_ECN		VIRTIO_NET_HDR_GSO_ECN
+#define NET_OFFLOADS	(1ULL << VIRTIO_NET_F_CSUM | 1ULL << VIRTIO_NET_F_GUEST_CSUM | \
+			 1ULL << VIRTIO_NET_F_HOST_TSO4 | 1ULL << VIRTIO_NET_F_HOST_TSO6 | \
+			 1ULL << VIRTIO_NET_F_HOST_ECN | 1ULL << VIRTIO_NET_F_GUEST_TSO4 | \
+			 1ULL << VIRTIO_NET_F_GUEST_TSO6 | 1ULL << VIRTIO_NET_F_GUEST_ECN)
 
 /* A receive buffer the driver made available. */
 struct rxbuf {
@@ -40,10 +54,20 @@ struct net {
 	struct vdev d;
 	struct rxbuf rx[NET_QUEUE_SIZE];
 	unsigned int rx_head, rx_count;
+	bool offloads;		/* offered */
 	unsigned long delivered, dropped;
+	/* Received: large frames and partial checksums carried as they were sent, ... */
+	unsigned long gso_carried, csum_carried;
+	/* ... cut into frames or checksummed for this device, which did not negotiate them. */
+	unsigned long segmented, checksummed;
+	/* Sent with a header this device did not negotiate or that lies: dropped. */
+	unsigned long bad_header;
 };
 
-static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned int mtu)
+static volatile sig_atomic_t stats_asked;
+
+static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned int mtu,
+		       bool offloads)
 {
 	struct virtio_net_config cfg = { 0 };
 
@@ -58,6 +82,8 @@ static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned i
 	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_MAC |
 		      1ULL << VIRTIO_NET_F_STATUS | 1ULL << VIRTIO_NET_F_MTU |
 		      1ULL << VIRTIO_NET_F_MRG_RXBUF;
+	if (offloads)
+		c->features |= NET_OFFLOADS;
 	c->num_queues = 2;
 	c->queue_size[NET_RX] = NET_QUEUE_SIZE;
 	c->queue_size[NET_TX] = NET_QUEUE_SIZE;
@@ -123,9 +149,10 @@ static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
  * transmitted packet to @deliver and complete it at once.
  */
 static void net_records(struct net *n,
-			void (*deliver)(void *peer, const struct virtio_net_hdr_v1 *hdr,
+			void (*deliver)(struct net *from, void *to,
+					const struct virtio_net_hdr_v1 *hdr,
 					const unsigned char *frame, uint32_t len),
-			void *peer)
+			void *to)
 {
 	const struct virtio4_host_msg *m;
 	size_t pos = 0;
@@ -143,25 +170,124 @@ static void net_records(struct net *n,
 			const struct virtio_net_hdr_v1 *h = (const void *)(m + 1);
 
 			if (m->out_len >= sizeof(*h))
-				deliver(peer, h, (const unsigned char *)(h + 1),
+				deliver(n, to, h, (const unsigned char *)(h + 1),
 					m->out_len - sizeof(*h));
 			host_complete(&n->d, NET_TX, m->token, NULL, 0);
 		}
 	}
 }
 
-static void net_to_peer(void *peer, const struct virtio_net_hdr_v1 *hdr,
-			const unsigned char *frame, uint32_t len)
+static bool net_has(const struct net *n, unsigned int feature)
 {
-	net_deliver(peer, hdr, frame, len);
+	return n->d.features & (1ULL << feature);
 }
 
-static void net_to_tap(void *tap, const struct virtio_net_hdr_v1 *hdr,
+/* Can @n take a large frame of @gso_type (as sent: with its ECN bit) as it is? */
+static bool net_takes_gso(const struct net *n, uint8_t gso_type)
+{
+	if ((gso_type & NET_ECN) && !net_has(n, VIRTIO_NET_F_GUEST_ECN))
+		return false;
+	if ((gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV4)
+		return net_has(n, VIRTIO_NET_F_GUEST_TSO4);
+	return net_has(n, VIRTIO_NET_F_GUEST_TSO6);
+}
+
+/* Did @n negotiate sending what @h asks of the device? */
+static bool net_header_ok(const struct net *n, const struct virtio_net_hdr_v1 *h)
+{
+	uint8_t type = h->gso_type & ~NET_ECN;
+
+	if ((h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) && !net_has(n, VIRTIO_NET_F_CSUM))
+		return false;
+	if ((h->gso_type & NET_ECN) && !net_has(n, VIRTIO_NET_F_HOST_ECN))
+		return false;
+	switch (type) {
+	case VIRTIO_NET_HDR_GSO_NONE:
+		return !(h->gso_type & NET_ECN);
+	case VIRTIO_NET_HDR_GSO_TCPV4:
+		return net_has(n, VIRTIO_NET_F_HOST_TSO4);
+	case VIRTIO_NET_HDR_GSO_TCPV6:
+		return net_has(n, VIRTIO_NET_F_HOST_TSO6);
+	default:
+		return false;
+	}
+}
+
+static void net_deliver_plain(void *to, const unsigned char *frame, uint32_t len)
+{
+	static const struct virtio_net_hdr_v1 plain;
+
+	net_deliver(to, &plain, frame, len);
+}
+
+/*
+ * A frame @from sent, to @to: its header carried as it is where @to
+ * negotiated what it asks, else the checksum completed or the frame
+ * segmented here.
+ */
+static void net_to_peer(struct net *from, void *peer,
+			const struct virtio_net_hdr_v1 *h,
+			const unsigned char *frame, uint32_t len)
+{
+	static unsigned char copy[NET_MAX_FRAME];
+	struct net *to = peer;
+
+	if (!net_header_ok(from, h)) {
+		from->bad_header++;
+		return;
+	}
+	if (h->gso_type != VIRTIO_NET_HDR_GSO_NONE) {
+		if (net_takes_gso(to, h->gso_type)) {
+			to->gso_carried += net_deliver(to, h, frame, len);
+		} else if (offload_segment(frame, len,
+					   (h->gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV6,
+					   h->gso_size, net_deliver_plain, to) > 0) {
+			to->segmented++;
+		} else {
+			from->bad_header++;
+		}
+	} else if (!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)) {
+		net_deliver(to, h, frame, len);
+	} else if (net_has(to, VIRTIO_NET_F_GUEST_CSUM)) {
+		to->csum_carried += net_deliver(to, h, frame, len);
+	} else if (len > sizeof(copy)) {
+		to->dropped++;
+	} else {
+		memcpy(copy, frame, len);
+		if (offload_checksum(copy, len, h->csum_start, h->csum_offset)) {
+			to->checksummed++;
+			net_deliver_plain(to, copy, len);
+		} else {
+			from->bad_header++;
+		}
+	}
+}
+
+static void net_to_tap(struct net *from, void *tap, const struct virtio_net_hdr_v1 *hdr,
 		       const unsigned char *frame, uint32_t len)
 {
+	(void)from;
 	(void)hdr;
 	if (write(*(int *)tap, frame, len) != (ssize_t)len && verbose)
 		note("tap: write: %s", strerror(errno));
+}
+
+/* One line per device: what it received and sent (on SIGUSR1). */
+static void net_stats(const struct net *n, unsigned int count)
+{
+	unsigned int i;
+
+	for (i = 0; i < count; i++, n++)
+		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu segmented %lu checksummed %lu bad_header %lu\n",
+		       n->d.name, n->delivered, n->dropped, n->gso_carried,
+		       n->csum_carried, n->segmented, n->checksummed, n->bad_header);
+	fflush(stdout);
+}
+
+static void net_stats_asked(int sig)
+{
+	(void)sig;
+	stats_asked = 1;
 }
 
 static void net_create(struct net *n, const char *name, unsigned int i,
@@ -170,23 +296,39 @@ static void net_create(struct net *n, const char *name, unsigned int i,
 	struct virtio4_host_create c = { 0 };
 
 	n->d.name = name;
-	net_config(&c, i, mtu);
+	net_config(&c, i, mtu, n->offloads);
 	host_create(&n->d, &c);
 }
 
 static void net_pair(struct net n[2], unsigned int mtu)
 {
+	struct sigaction sa = { .sa_handler = net_stats_asked };
+	sigset_t usr1, unblocked;
 	struct pollfd p[2];
 	unsigned int i;
 
 	net_create(&n[0], "net0", 0, mtu);
 	net_create(&n[1], "net1", 1, mtu);
-	note("net-pair: two devices joined back to back");
+	/* SIGUSR1 is taken only in ppoll(): none is missed between a check and the wait. */
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &unblocked);
+	sigdelset(&unblocked, SIGUSR1);
+	sigaction(SIGUSR1, &sa, NULL);
+	note("net-pair: two devices joined back to back (offloads offered: net0 %s, net1 %s)",
+	     n[0].offloads ? "yes" : "no", n[1].offloads ? "yes" : "no");
 	for (;;) {
 		for (i = 0; i < 2; i++)
 			p[i] = (struct pollfd){ .fd = n[i].d.fd, .events = POLLIN };
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+		if (ppoll(p, 2, NULL, &unblocked) < 0) {
+			if (errno != EINTR)
+				die("poll: %s", strerror(errno));
+			p[0].revents = p[1].revents = 0;
+		}
+		if (stats_asked) {
+			stats_asked = 0;
+			net_stats(n, 2);
+		}
 		for (i = 0; i < 2; i++) {
 			if (!(p[i].revents & POLLIN))
 				continue;
@@ -240,11 +382,22 @@ static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
 	}
 }
 
+/* --offloads LIST: "0", "1" or "0,1"; -1 if it is none of them. */
+static int net_offloads(struct net n[2], const char *list)
+{
+	if (strcmp(list, "0") && strcmp(list, "1") && strcmp(list, "0,1"))
+		return -1;
+	n[0].offloads = list[0] == '0';
+	n[1].offloads = list[strlen(list) - 1] == '1';
+	return 0;
+}
+
 static void net_usage(void)
 {
-	fputs("usage: virtio4-host net-pair [--mtu N] [--misbehave MODE[:N]] [-v]\n"
+	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads 0,1] [--misbehave MODE[:N]] [-v]\n"
 	      "       virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] [-v] TAPNAME\n"
-	      "(the first device, net0, misbehaves)\n", stderr);
+	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
+	      "offered checksum and segmentation offload; net-tap offers none)\n", stderr);
 	exit(2);
 }
 
@@ -253,6 +406,7 @@ int net_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "misbehave", required_argument, NULL, 'm' },
+		{ "offloads", required_argument, NULL, 'O' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ }
 	};
@@ -261,9 +415,11 @@ int net_main(int argc, char **argv)
 	unsigned int mtu = 1500;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "M:m:v", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "M:m:O:v", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
+		else if (o == 'O' && !tap && !net_offloads(n, optarg))
+			continue;
 		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
 			continue;
 		else if (o == 'v')

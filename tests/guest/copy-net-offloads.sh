@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# Checksum and TCP segmentation offload end to end: two of our NICs joined back to back by the
+# device host (net-pair), each in its own network namespace. The device host's counters
+# (SIGUSR1) tell what it carried: large frames (gso_carried) and partial checksums
+# (csum_carried) handed on as they were sent, or frames it cut up (segmented) and checksums it
+# completed (checksummed) for a NIC that did not negotiate taking them.
+# 1. Offloads offered to both: ethtool -k shows them on; 16 MiB over IPv4 and 16 MiB back over
+#    IPv6 match their sha256; both NICs received large frames and partial checksums as sent,
+#    and the device host cut up or checksummed nothing.
+# 2. Then ethtool -K tx off on NIC_1: 8 MiB from it arrive with no large frame and no partial
+#    checksum at all, and match.
+# 3. Offloads offered to device 0 only: NIC_2's side (device 1) shows them off in ethtool -k;
+#    16 MiB each way match; device 1 received only frames the device host cut up and
+#    checksummed, device 0 only plain ones (device 1 sends none).
+# No header is refused as one its sender did not negotiate (bad_header), in any phase.
+# kernels: debug stock
+# timeout: 400
+. /tests/lib.sh
+
+modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
+
+# expect_stat N FIELD OP VALUE: the device host's counter for NIC_N's device compares so.
+expect_stat() {
+	local v
+	v=$(net_pair_stat "$1" "$2")
+	[ -n "$v" ] && [ "$v" "$3" "$4" ] || fail "device host: $2 of NIC_$1's device is '$v', not $3 $4"
+	echo "ok: $2 of NIC_$1's device: $v ($3 $4)"
+}
+
+# expect_feature N FEATURE on|off: ethtool -k of NIC_N.
+expect_feature() {
+	expect_eq "$2 of NIC_$1" "$3" \
+		"$(eval "$IP netns exec ns$1 ethtool -k \$NIC_$1" | sed -n "s/^$2: \([a-z]*\).*/\1/p")"
+}
+
+# reach: wait until ns1 reaches ns2 over IPv4 and IPv6.
+reach() {
+	for _ in $(seq 30); do
+		$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
+	done
+	ns_ping_count 1 20 -i 0.05
+	for _ in $(seq 30); do
+		$IP netns exec ns2 ping -c 1 -W 1 "fe80::1%$NIC_2" >/dev/null 2>&1 && break
+	done
+}
+
+# no_bad_headers: neither device sent a header it had not negotiated.
+no_bad_headers() {
+	expect_stat 1 bad_header -eq 0
+	expect_stat 2 bad_header -eq 0
+}
+
+echo "== offloads offered to both devices"
+serve_net_pair --offloads 0,1
+reach
+for i in 1 2; do
+	expect_feature $i tx-checksumming on
+	expect_feature $i rx-checksumming on
+	expect_feature $i tcp-segmentation-offload on
+done
+ns_transfer 16 200 1
+ns_transfer 16 200 2 6
+for i in 1 2; do
+	expect_stat $i gso_carried -gt 0
+	expect_stat $i csum_carried -gt 0
+	expect_stat $i segmented -eq 0
+	expect_stat $i checksummed -eq 0
+done
+no_bad_headers
+
+echo "== ethtool -K tx off on NIC_1"
+$IP netns exec ns1 ethtool -K "$NIC_1" tx off || fail "ethtool -K $NIC_1 tx off"
+expect_feature 1 tcp-segmentation-offload off
+gso=$(net_pair_stat 2 gso_carried)
+csum=$(net_pair_stat 2 csum_carried)
+ns_transfer 8 200 1
+expect_stat 2 gso_carried -eq "$gso"
+expect_stat 2 csum_carried -eq "$csum"
+no_bad_headers
+
+stop_host
+$IP netns del ns1 && $IP netns del ns2 || fail "removing the namespaces"
+
+echo "== offloads offered to device 0 only"
+serve_net_pair --offloads 0
+reach
+dev2=$($IP netns exec ns2 cat /sys/class/net/$NIC_2/address)
+# NIC_$one is device 1's (MAC 02:00:00:00:04:02), NIC_$zero device 0's.
+one=2 zero=1
+[ "${dev2##*:}" = 02 ] || one=1 zero=2
+expect_feature $one tcp-segmentation-offload off
+expect_feature $one rx-checksumming off
+expect_feature $zero tcp-segmentation-offload on
+ns_transfer 16 200 $zero
+ns_transfer 16 200 $one 6
+expect_stat $one gso_carried -eq 0
+expect_stat $one csum_carried -eq 0
+expect_stat $one segmented -gt 0
+expect_stat $one checksummed -gt 0
+expect_stat $zero gso_carried -eq 0
+expect_stat $zero csum_carried -eq 0
+expect_stat $zero segmented -eq 0
+expect_stat $zero checksummed -eq 0
+no_bad_headers
+stop_host
