@@ -23,10 +23,13 @@ for i in $(seq 100); do
 done
 echo "ok: 100 down/up cycles"
 wait $FLOOD || true	# pings sent while the link was down are lost
+for _ in $(seq 30); do	# the link may have come up just now
+	ping -c 1 -W 1 "$PEER" >/dev/null 2>&1 && break
+done
 ping_count 50 -i 0.02
 peer_ping_count 50 -i 0.02
 
-peer_flood 2000
+peer_flood 100000	# until it is killed
 sleep 1
 rmmod virtio4_net || fail "rmmod virtio4_net under traffic"
 [ ! -e "/sys/class/net/$NETDEV" ] || fail "$NETDEV still exists after rmmod"

@@ -45,13 +45,13 @@ host_step add
 new=/sys/bus/pci/devices/0000:00:06.0
 wait_for $new 300
 echo virtio4-pci >$new/driver_override
-for _ in $(seq 50); do
-	[ -e $new/driver ] && break
+for _ in $(seq 100); do
+	bound=$(basename "$(readlink $new/driver 2>/dev/null)")
+	[ "$bound" = virtio4-pci ] && break
+	[ -n "$bound" ] && echo 0000:00:06.0 >$new/driver/unbind
+	echo 0000:00:06.0 >/sys/bus/pci/drivers_probe 2>/dev/null || true
 	sleep 0.1
 done
-if [ "$(basename "$(readlink $new/driver)")" = virtio-pci ]; then
-	echo 0000:00:06.0 >$new/driver/unbind
-	echo 0000:00:06.0 >/sys/bus/pci/drivers_probe
-fi
+expect_eq "driver of 00:06.0" virtio4-pci "$bound"
 our_new_interface device_add 300
 ping_count 20 -i 0.05

@@ -54,10 +54,13 @@ offload_unit_test() {
 		echo "fail offload:build see $build/tools-build.log"
 		return
 	fi
-	"$build/tools/virtio4-offload-test"
+	ASAN_OPTIONS=exitcode=99 UBSAN_OPTIONS=exitcode=99 "$build/tools/virtio4-offload-test" \
+		2>"$build/tools/offload-test.err"
 	rc=$?
-	# 1: a case failed (its line says why); anything else: the test itself stopped.
-	[ "$rc" -le 1 ] || echo "fail offload:unit-test exited $rc"
+	# 1: a case failed (its line says why); anything else: the test itself stopped (99: a
+	# sanitizer's report).
+	[ "$rc" -le 1 ] ||
+		echo "fail offload:unit-test exited $rc: $(head -c 300 "$build/tools/offload-test.err")"
 }
 
 # What runs on the host alone: lint, the fuzzers' corpus and crash reproducers replayed

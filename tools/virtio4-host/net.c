@@ -12,8 +12,9 @@
  * to the other as it is, as veth carries a GSO skb, where the receiving
  * device negotiated taking it; where it did not, the device host completes
  * the checksum or cuts the frame into MTU-sized ones itself (offload.c).
- * SIGUSR1 prints what each device carried and did (net_stats).
+ * SIGUSR1 prints what each device carried and did (net_stats), in both modes.
  */
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -185,6 +186,9 @@ static bool net_has(const struct net *n, unsigned int feature)
 /* Can @n take a large frame of @gso_type (as sent: with its ECN bit) as it is? */
 static bool net_takes_gso(const struct net *n, uint8_t gso_type)
 {
+	/* Its checksum is partial: taken only with GUEST_CSUM (the spec ties them). */
+	if (!net_has(n, VIRTIO_NET_F_GUEST_CSUM))
+		return false;
 	if ((gso_type & NET_ECN) && !net_has(n, VIRTIO_NET_F_GUEST_ECN))
 		return false;
 	if ((gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV4)
@@ -221,40 +225,52 @@ static void net_deliver_plain(void *to, const unsigned char *frame, uint32_t len
 }
 
 /*
- * A frame @from sent, to @to: its header carried as it is where @to
- * negotiated what it asks, else the checksum completed or the frame
- * segmented here.
+ * A frame @from sent, to @to. The receive header is built anew: a partial
+ * checksum and a large frame are carried as they were sent where @to
+ * negotiated taking them, else the checksum is completed or the frame
+ * segmented here; no other bit of the sender's header (DATA_VALID, unknown
+ * flags) reaches @to.
  */
 static void net_to_peer(struct net *from, void *peer,
 			const struct virtio_net_hdr_v1 *h,
 			const unsigned char *frame, uint32_t len)
 {
 	static unsigned char copy[NET_MAX_FRAME];
+	struct virtio_net_hdr_v1 rh = { 0 };
 	struct net *to = peer;
+	bool partial = h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
 
 	if (!net_header_ok(from, h)) {
 		from->bad_header++;
 		return;
 	}
+	if (partial) {
+		rh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		rh.csum_start = h->csum_start;
+		rh.csum_offset = h->csum_offset;
+	}
 	if (h->gso_type != VIRTIO_NET_HDR_GSO_NONE) {
 		if (net_takes_gso(to, h->gso_type)) {
-			to->gso_carried += net_deliver(to, h, frame, len);
+			rh.gso_type = h->gso_type;
+			rh.gso_size = h->gso_size;
+			rh.hdr_len = h->hdr_len;
+			to->gso_carried += net_deliver(to, &rh, frame, len);
 		} else if (offload_segment(frame, len,
 					   (h->gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV6,
-					   h->gso_size, net_deliver_plain, to) > 0) {
+					   le16toh(h->gso_size), net_deliver_plain, to) > 0) {
 			to->segmented++;
 		} else {
 			from->bad_header++;
 		}
-	} else if (!(h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM)) {
-		net_deliver(to, h, frame, len);
+	} else if (!partial) {
+		net_deliver(to, &rh, frame, len);
 	} else if (net_has(to, VIRTIO_NET_F_GUEST_CSUM)) {
-		to->csum_carried += net_deliver(to, h, frame, len);
+		to->csum_carried += net_deliver(to, &rh, frame, len);
 	} else if (len > sizeof(copy)) {
 		to->dropped++;
 	} else {
 		memcpy(copy, frame, len);
-		if (offload_checksum(copy, len, h->csum_start, h->csum_offset)) {
+		if (offload_checksum(copy, len, le16toh(h->csum_start), le16toh(h->csum_offset))) {
 			to->checksummed++;
 			net_deliver_plain(to, copy, len);
 		} else {
@@ -277,10 +293,12 @@ static void net_stats(const struct net *n, unsigned int count)
 {
 	unsigned int i;
 
-	for (i = 0; i < count; i++, n++)
-		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu segmented %lu checksummed %lu bad_header %lu\n",
-		       n->d.name, n->delivered, n->dropped, n->gso_carried,
-		       n->csum_carried, n->segmented, n->checksummed, n->bad_header);
+	for (i = 0; i < count; i++, n++) {
+		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu ",
+		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
+		printf("segmented %lu checksummed %lu bad_header %lu\n",
+		       n->segmented, n->checksummed, n->bad_header);
+	}
 	fflush(stdout);
 }
 
@@ -288,6 +306,39 @@ static void net_stats_asked(int sig)
 {
 	(void)sig;
 	stats_asked = 1;
+}
+
+static sigset_t net_unblocked;	/* the signal mask while waiting: SIGUSR1 let in */
+
+/* SIGUSR1 asks for the counters: blocked but while net_poll() waits, so none is missed. */
+static void net_signals(void)
+{
+	struct sigaction sa = { .sa_handler = net_stats_asked };
+	sigset_t usr1;
+
+	sigemptyset(&usr1);
+	sigaddset(&usr1, SIGUSR1);
+	sigprocmask(SIG_BLOCK, &usr1, &net_unblocked);
+	sigdelset(&net_unblocked, SIGUSR1);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* Wait for @p; then print the counters of @count devices at @n if SIGUSR1 asked. */
+static void net_poll(struct pollfd *p, unsigned int nfds, const struct net *n,
+		     unsigned int count)
+{
+	unsigned int i;
+
+	if (ppoll(p, nfds, NULL, &net_unblocked) < 0) {
+		if (errno != EINTR)
+			die("poll: %s", strerror(errno));
+		for (i = 0; i < nfds; i++)
+			p[i].revents = 0;
+	}
+	if (stats_asked) {
+		stats_asked = 0;
+		net_stats(n, count);
+	}
 }
 
 static void net_create(struct net *n, const char *name, unsigned int i,
@@ -302,33 +353,17 @@ static void net_create(struct net *n, const char *name, unsigned int i,
 
 static void net_pair(struct net n[2], unsigned int mtu)
 {
-	struct sigaction sa = { .sa_handler = net_stats_asked };
-	sigset_t usr1, unblocked;
 	struct pollfd p[2];
 	unsigned int i;
 
 	net_create(&n[0], "net0", 0, mtu);
 	net_create(&n[1], "net1", 1, mtu);
-	/* SIGUSR1 is taken only in ppoll(): none is missed between a check and the wait. */
-	sigemptyset(&usr1);
-	sigaddset(&usr1, SIGUSR1);
-	sigprocmask(SIG_BLOCK, &usr1, &unblocked);
-	sigdelset(&unblocked, SIGUSR1);
-	sigaction(SIGUSR1, &sa, NULL);
 	note("net-pair: two devices joined back to back (offloads offered: net0 %s, net1 %s)",
 	     n[0].offloads ? "yes" : "no", n[1].offloads ? "yes" : "no");
 	for (;;) {
 		for (i = 0; i < 2; i++)
 			p[i] = (struct pollfd){ .fd = n[i].d.fd, .events = POLLIN };
-		if (ppoll(p, 2, NULL, &unblocked) < 0) {
-			if (errno != EINTR)
-				die("poll: %s", strerror(errno));
-			p[0].revents = p[1].revents = 0;
-		}
-		if (stats_asked) {
-			stats_asked = 0;
-			net_stats(n, 2);
-		}
+		net_poll(p, 2, n, 2);
 		for (i = 0; i < 2; i++) {
 			if (!(p[i].revents & POLLIN))
 				continue;
@@ -367,8 +402,7 @@ static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
 		p[0] = (struct pollfd){ .fd = n->d.fd, .events = POLLIN };
 		/* Take frames from the TAP only when they can be received. */
 		p[1] = (struct pollfd){ .fd = tap, .events = n->rx_count ? POLLIN : 0 };
-		if (poll(p, 2, -1) < 0 && errno != EINTR)
-			die("poll: %s", strerror(errno));
+		net_poll(p, 2, n, 1);
 		if (p[0].revents & POLLIN) {
 			host_read(&n->d, true);
 			net_records(n, net_to_tap, &tap);
@@ -394,7 +428,8 @@ static int net_offloads(struct net n[2], const char *list)
 
 static void net_usage(void)
 {
-	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads 0,1] [--misbehave MODE[:N]] [-v]\n"
+	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--misbehave MODE[:N]]\n"
+	      "                             [-v]\n"
 	      "       virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] [-v] TAPNAME\n"
 	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
 	      "offered checksum and segmentation offload; net-tap offers none)\n", stderr);
@@ -429,6 +464,7 @@ int net_main(int argc, char **argv)
 	}
 	if (mtu < 68 || mtu > 65535 || optind != argc - (tap ? 1 : 0))
 		net_usage();
+	net_signals();
 	if (tap)
 		net_tap(&n[0], argv[optind], mtu);
 	else

@@ -98,11 +98,11 @@ static bool net_tcp_headers(struct offload_gso *g, const unsigned char *f,
 	uint16_t proto;
 	uint32_t ihl;
 
-	if (!net_l3(f, len, &g->l3, &proto) || (proto == ETH_P_IPV6) != v6)
+	if (!net_l3(f, len, &g->l3, &proto) || proto != (v6 ? ETH_P_IPV6 : ETH_P_IP))
 		return false;
 	if (v6) {
 		/* No extension headers: the next header must be TCP. */
-		if (len < g->l3 + 40 || f[g->l3 + 6] != IPPROTO_TCP_NR)
+		if (len < g->l3 + 40 || f[g->l3] >> 4 != 6 || f[g->l3 + 6] != IPPROTO_TCP_NR)
 			return false;
 		g->l4 = g->l3 + 40;
 	} else {
@@ -140,13 +140,19 @@ int offload_segment(const unsigned char *frame, uint32_t len, bool v6,
 		    void *arg)
 {
 	static unsigned char seg[OFFLOAD_MAX_SEGMENT];
+	uint32_t off, chunk, most, seq, n = 0;
 	struct offload_gso g;
-	uint32_t off, chunk, seq, n = 0;
 	uint8_t flags;
 	uint16_t id;
 
-	if (!gso_size || !net_tcp_headers(&g, frame, len, v6) ||
-	    g.payload + gso_size > sizeof(seg))
+	if (!gso_size || !net_tcp_headers(&g, frame, len, v6))
+		return -1;
+	/*
+	 * The largest segment must fit its IP length field, 65535 bytes from
+	 * the IPv4 header or after the IPv6 one: then it fits seg too.
+	 */
+	most = len - g.payload < gso_size ? len - g.payload : gso_size;
+	if (g.payload - (v6 ? g.l4 : g.l3) + most > 0xffff)
 		return -1;
 	seq = (uint32_t)get16(frame + g.l4 + 4) << 16 | get16(frame + g.l4 + 6);
 	flags = frame[g.l4 + 13];

@@ -11,8 +11,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The largest frame offload_segment() emits: headers and one gso_size of payload. */
-#define OFFLOAD_MAX_SEGMENT	(65535 + 18)
+/*
+ * The largest frame offload_segment() emits: an Ethernet header with a VLAN
+ * tag, an IPv6 header and 65535 bytes after it (the most its length says).
+ */
+#define OFFLOAD_MAX_SEGMENT	(18 + 40 + 65535)
 
 /*
  * Complete a partial checksum: the ones' complement of the sum from @start
@@ -26,7 +29,8 @@ bool offload_checksum(unsigned char *frame, uint32_t len, uint32_t start,
  * Cut a TCP frame over IPv4 (or IPv6 if @v6) into frames of at most
  * @gso_size bytes of payload, each handed to @emit with its headers and
  * checksums complete. Returns the number of frames, or -1 (nothing emitted)
- * if the frame is not such a TCP frame or @gso_size is 0 or too large.
+ * if the frame is not such a TCP frame, @gso_size is 0, or a segment would
+ * not fit its IP length field.
  */
 int offload_segment(const unsigned char *frame, uint32_t len, bool v6,
 		    uint32_t gso_size,
