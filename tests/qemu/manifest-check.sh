@@ -8,7 +8,9 @@
 # given, receives the summary's names (what "make manifest" copies).
 set -uo pipefail
 summary=$1 manifest=$2 names=${3:-$(mktemp)}
-awk '{ print $2 ($3 ~ /^\[(stock|debug)\]$/ ? " " $3 : "") }' "$summary" | LC_ALL=C sort -u >"$names"
+# Result lines only: a failed lint puts its log's lines, indented, in the summary too.
+awk '$1 ~ /^(pass|fail|skip)$/ { print $2 ($3 ~ /^\[(stock|debug)\]$/ ? " " $3 : "") }' "$summary" |
+	LC_ALL=C sort -u >"$names"
 out=$(
 	LC_ALL=C comm -23 "$manifest" "$names" | sed 's/^/fail manifest: missing /'
 	LC_ALL=C comm -13 "$manifest" "$names" | sed 's/^/fail manifest: not in tests\/manifest: /'
