@@ -523,14 +523,19 @@ serve_net_pair() {
 	nics_in_namespaces
 }
 
+# net_pair_device N: the device host's name (net0, net1) of the device behind NIC_N, by its
+# MAC (02:00:00:00:04:0M for device netM-1).
+net_pair_device() {
+	local mac
+	mac=$($IP netns exec ns$1 cat "/sys/class/net/$(eval echo \$NIC_$1)/address")
+	echo net$((${mac##*:} - 1))
+}
+
 # net_pair_stat N FIELD: a counter of the device host's (net_stats in tools/virtio4-host/net.c)
-# for the device behind NIC_N (by its MAC, 02:00:00:00:04:0M for device netM-1), asked for with
-# SIGUSR1.
+# for the device behind NIC_N (net_pair_device), asked for with SIGUSR1.
 net_pair_stat() {
-	local dev mac before
-	dev=$(eval echo \$NIC_$1)
-	mac=$($IP netns exec ns$1 cat /sys/class/net/$dev/address)
-	dev=net$((${mac##*:} - 1))
+	local dev before
+	dev=$(net_pair_device "$1")
 	before=$(grep -c "^$dev: " /tmp/net-pair.out || true)
 	kill -USR1 "$HOST_PID"
 	for _ in $(seq 50); do
