@@ -43,14 +43,14 @@ ns_ping_count 1 20 -i 0.05
 
 # failures_of N: rx0_alloc_failures of NIC_N.
 failures_of() {
-	eval "$IP netns exec ns$1 ethtool -S \$NIC_$1" | sed -n 's/^ *rx0_alloc_failures: //p'
+	eval "in_ns ns$1 ethtool -S \$NIC_$1" | sed -n 's/^ *rx0_alloc_failures: //p'
 }
 
 start=$(($(failures_of 1) + $(failures_of 2)))
 for p in 5 20 50; do
 	before=$(($(failures_of 1) + $(failures_of 2)))
 	inject $p
-	out=$($IP netns exec ns1 ping -c 300 -i 0.01 -W 1 169.254.20.2 2>&1 || true)
+	out=$(in_ns ns1 ping -c 300 -i 0.01 -W 1 169.254.20.2 2>&1 || true)
 	inject 0
 	after=$(($(failures_of 1) + $(failures_of 2)))
 	echo "ok: $p% of atomic allocations failing: $(echo "$out" | answers) of 300 pings" \
@@ -64,7 +64,7 @@ done
 # process context (where allocations may sleep, and do not fail here). Then, with no other
 # traffic to wake NAPI, every ping must be answered.
 inject 100
-$IP netns exec ns1 ping -c 1000 -i 0.002 -W 1 169.254.20.2 >/dev/null 2>&1 || true
+in_ns ns1 ping -c 1000 -i 0.002 -W 1 169.254.20.2 >/dev/null 2>&1 || true
 inject 0
 echo "ok: 1000 pings sent with every atomic allocation failing," \
 	"$(($(failures_of 1) + $(failures_of 2) - after)) receive refills ran out of memory"
@@ -73,21 +73,19 @@ ns_ping_count 1 50 -i 0.02
 # Close and open the interfaces while refills fail: a poll that fails to refill as the interface
 # closes must not leave a refill work behind (it would wait forever on the disabled NAPI).
 inject 20
-$IP netns exec ns1 ping -i 0.01 169.254.20.2 >/dev/null 2>&1 &
+in_ns ns1 ping -i 0.01 169.254.20.2 >/dev/null 2>&1 &
 flood=$!
 for _ in $(seq 20); do
-	$IP -n ns2 link set "$NIC_2" down && $IP -n ns2 link set "$NIC_2" up ||
+	in_ns ns2 busybox ip link set "$NIC_2" down && in_ns ns2 busybox ip link set "$NIC_2" up ||
 		fail "down and up of $NIC_2 while refills fail"
 done
 kill $flood
 inject 0
-for _ in $(seq 30); do	# the link comes up a moment after the last "up"
-	$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-done
+ns_reach 1
 ns_ping_count 1 50 -i 0.02
 echo "ok: 20 down/up cycles while refills failed"
 
-$IP netns del ns1 && $IP netns del ns2 || fail "deleting the namespaces"
+ns_delete ns1 ns2 || fail "deleting the namespaces"
 if [ "$TRANSPORT" = copy ]; then
 	stop_host
 	rmmod virtio4_net && rmmod virtio4_copy || fail "unloading"

@@ -21,7 +21,7 @@ serve_net_pair
 bad() {
 	local ns=$1
 	shift
-	if $IP netns exec "$ns" "$@" >/tmp/bad.log 2>&1; then
+	if in_ns "$ns" "$@" >/tmp/bad.log 2>&1; then
 		fail "accepted: $*"
 	fi
 	echo "ok: refused: $* ($(head -n 1 /tmp/bad.log))"
@@ -35,9 +35,7 @@ bad ns1 "$IP" link set "$NIC_1" mtu 67
 bad ns1 "$IP" link set "$NIC_1" mtu 70000
 bad ns1 "$IP" link set "$NIC_1" txqueuelen -1
 bad ns1 "$IP" link set "$NIC_1" address ff:ff:ff:ff:ff:ff
-for _ in $(seq 30); do
-	$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-done
+ns_reach 1
 ns_ping_count 1 20 -i 0.05	# after the garbage
 stop_host 1	# the PCI disk stays
 rmmod virtio4_net && rmmod virtio4_blk && rmmod virtio4_copy && rmmod virtio4_pci ||

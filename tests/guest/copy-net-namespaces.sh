@@ -15,9 +15,7 @@
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
 serve_net_pair --mtu 4000
 
-for _ in $(seq 30); do
-	$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-done
+ns_reach 1
 ns_ping_count 1 1000 -i 0.01
 
 ns_transfer 64 280

@@ -30,18 +30,14 @@ expect_stat() {
 # expect_feature N FEATURE on|off: ethtool -k of NIC_N.
 expect_feature() {
 	expect_eq "$2 of NIC_$1" "$3" \
-		"$(eval "$IP netns exec ns$1 ethtool -k \$NIC_$1" | sed -n "s/^$2: \([a-z]*\).*/\1/p")"
+		"$(eval "in_ns ns$1 ethtool -k \$NIC_$1" | sed -n "s/^$2: \([a-z]*\).*/\1/p")"
 }
 
 # reach: wait until ns1 reaches ns2 over IPv4 and IPv6.
 reach() {
-	for _ in $(seq 30); do
-		$IP netns exec ns1 ping -c 1 -W 1 169.254.20.2 >/dev/null 2>&1 && break
-	done
+	ns_reach 1
 	ns_ping_count 1 20 -i 0.05
-	for _ in $(seq 30); do
-		$IP netns exec ns2 ping -c 1 -W 1 "fe80::1%$NIC_2" >/dev/null 2>&1 && break
-	done
+	ns_reach 2 "fe80::1%$NIC_2"
 }
 
 # no_bad_headers: neither device sent a header it had not negotiated.
@@ -69,7 +65,7 @@ done
 no_bad_headers
 
 echo "== ethtool -K tx off on NIC_1"
-$IP netns exec ns1 ethtool -K "$NIC_1" tx off || fail "ethtool -K $NIC_1 tx off"
+in_ns ns1 ethtool -K "$NIC_1" tx off || fail "ethtool -K $NIC_1 tx off"
 expect_feature 1 tcp-segmentation-offload off
 gso=$(net_pair_stat 2 gso_carried)
 csum=$(net_pair_stat 2 csum_carried)
@@ -79,7 +75,7 @@ expect_stat 2 csum_carried -eq "$csum"
 no_bad_headers
 
 stop_host
-$IP netns del ns1 && $IP netns del ns2 || fail "removing the namespaces"
+ns_delete ns1 ns2 || fail "removing the namespaces"
 
 echo "== offloads offered to device 0 only"
 serve_net_pair --offloads 0

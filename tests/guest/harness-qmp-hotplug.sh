@@ -4,6 +4,7 @@
 # timeout: 120
 # setup: printf 'virtio4-hotplug-pattern' | dd of=disk.img bs=1M seek=0 conv=notrunc 2>/dev/null && truncate -s 16M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=hp,format=raw
+# pci-hotplug: the host command plugs and unplugs a device (QMP device_add, device_del)
 # host: ../qemu/wait-console.sh 0 plug && ../qemu/qmp.py "$QMP0" device_add '{"driver": "virtio-blk-pci", "drive": "hp", "id": "hpdisk"}' && ../qemu/wait-console.sh 0 unplug && ../qemu/qmp.py "$QMP0" device_del '{"id": "hpdisk"}'
 . /tests/lib.sh
 

@@ -14,14 +14,14 @@ modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, vir
 serve_net_pair --misbehave split
 # rx_stat N NAME: ethtool -S counter NAME of nsN's NIC.
 rx_stat() {
-	$IP netns exec ns$1 ethtool -S "$(eval echo \$NIC_$1)" | sed -n "s/^ *$2: //p"
+	in_ns ns$1 ethtool -S "$(eval echo \$NIC_$1)" | sed -n "s/^ *$2: //p"
 }
 ns_ping_count 1 5 -s 56
 ns_ping_count 2 5 -s 56
 # Ten large frames cross the splitting NIC: five requests one way, five replies the other.
-$IP netns exec ns1 ping -c 5 -W 1 -s 1400 169.254.20.2 >/dev/null 2>&1 &&
+in_ns ns1 ping -c 5 -W 1 -s 1400 169.254.20.2 >/dev/null 2>&1 &&
 	fail "large pings crossed a NIC that splits them over too many buffers"
-$IP netns exec ns2 ping -c 5 -W 1 -s 1400 169.254.20.1 >/dev/null 2>&1 &&
+in_ns ns2 ping -c 5 -W 1 -s 1400 169.254.20.1 >/dev/null 2>&1 &&
 	fail "large pings crossed a NIC that splits them over too many buffers"
 split=0
 for i in 1 2; do

@@ -68,8 +68,9 @@ cycle() {
 	nics_in_namespaces
 	ns_traffic
 	check_setup "$1"
-	$IP -n ns1 link set "$NIC_1" down && $IP -n ns2 link set "$NIC_2" down || fail "links down"
-	$IP netns del ns1 && $IP netns del ns2 || fail "deleting the namespaces"
+	in_ns ns1 busybox ip link set "$NIC_1" down && in_ns ns2 busybox ip link set "$NIC_2" down ||
+		fail "links down"
+	ns_delete ns1 ns2 || fail "deleting the namespaces"
 	rmmod virtio4_net virtio4_pci virtio4_ring virtio4 || fail "unloading after $1"
 	echo "ok: cycle with $1"
 }

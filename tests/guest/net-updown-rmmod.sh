@@ -11,7 +11,7 @@
 
 # peer_flood COUNT: the peer pings us COUNT times every 2 ms, in the background (sets FLOOD).
 peer_flood() {
-	$IP netns exec peer ping -i 0.002 -W 1 -c "$1" "$ME" >/dev/null 2>&1 &
+	in_ns peer ping -i 0.002 -W 1 -c "$1" "$ME" >/dev/null 2>&1 &
 	FLOOD=$!
 }
 
@@ -41,3 +41,4 @@ wait $FLOOD || true
 modprobe virtio4_net || fail "reloading virtio4_net"
 our_new_interface "reloading it"
 ping_count 20 -i 0.05
+linux_peer_down

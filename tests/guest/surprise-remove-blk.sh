@@ -10,6 +10,7 @@
 # setup: truncate -s 256M disk.img && truncate -s 64M disk2.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,id=disk0
 # qemu: -drive file=$WORK/disk2.img,if=none,id=d1,format=raw
+# pci-hotplug: the host command plugs and unplugs a device (QMP device_add, device_del)
 # host: ../qemu/wait-console.sh 0 remove 120 && ../qemu/qmp.py "$QMP0" device_del '{"id": "disk0"}' && ../qemu/wait-console.sh 0 add 120 && ../qemu/qmp.py "$QMP0" device_add '{"driver": "virtio-blk-pci", "drive": "d1", "id": "disk1"}'
 . /tests/lib.sh
 

@@ -8,11 +8,12 @@
 # timeout: 300
 # qemu: -netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:43:01,addr=04.0,id=nic
 # qemu: -netdev hubport,id=n2,hubid=0 -device virtio-net-pci,netdev=n2,mac=52:54:00:00:43:02,addr=05.0
+# pci-hotplug: the host command plugs and unplugs a device (QMP device_add, device_del)
 # host: ../qemu/wait-console.sh 0 remove 180 && ../qemu/qmp.py "$QMP0" device_del '{"id": "nic"}' && ../qemu/wait-console.sh 0 add 120 && ../qemu/qmp.py "$QMP0" device_add '{"driver": "virtio-net-pci", "netdev": "n1", "mac": "52:54:00:00:43:03", "addr": "06.0", "id": "nic2"}'
 . /tests/lib.sh
 
 net_up_beside_linux
-$IP netns exec peer iperf3 -s -1 -p 5201 >/tmp/iperf-server.log 2>&1 &
+in_ns peer iperf3 -s -1 -p 5201 >/tmp/iperf-server.log 2>&1 &
 server=$!
 sleep 1
 iperf3 -c "$PEER" -p 5201 -t 120 >/tmp/iperf.log 2>&1 &
@@ -55,3 +56,4 @@ done
 expect_eq "driver of 00:06.0" virtio4-pci "$bound"
 our_new_interface device_add 300
 ping_count 20 -i 0.05
+linux_peer_down
