@@ -27,8 +27,10 @@
  * so a poll racing with close cannot queue a work that would then wait
  * forever to disable a NAPI that close already disabled.
  *
- * The device is untrusted: a packet shorter than its header, a bad
- * num_buffers or a GSO type that was not negotiated is dropped and counted.
+ * The device is untrusted: a packet shorter than its header or with a bad
+ * num_buffers is dropped and counted, and so is one whose virtio-net header
+ * lies about it (net_hdr.c: flags or a GSO type not negotiated, a checksum
+ * outside the frame, a GSO frame that is not TCP), with one log line.
  * A queue the device broke, or a device asking for a reset, takes the link
  * down for good (one log line); remove still frees everything.
  */
@@ -40,6 +42,7 @@
 #include <linux/virtio_net.h>
 #include <uapi/linux/virtio_ids.h>
 #include <virtio4/bus.h>
+#include "net_hdr.h"
 
 #define V4NET_COPY_LEN 128U	/* bytes copied into the skb head; the rest stays a page fragment */
 #define V4NET_TX_MIN_FREE (MAX_SKB_FRAGS + 2)	/* room for the largest skb */
@@ -51,6 +54,7 @@ struct v4net_stats {
 	u64_stats_t drops;
 	u64_stats_t length_errors;
 	u64_stats_t frame_errors;
+	u64_stats_t header_errors;	/* frames whose virtio-net header lied */
 	u64_stats_t alloc_failures;	/* receive refills that ran out of memory */
 	u64_stats_t drained;	/* further buffers of dropped merged packets */
 };
@@ -181,24 +185,21 @@ static void v4net_drop(struct v4net *net, u64_stats_t *reason)
 		v4net_count(&net->rx_stats, reason, 1);
 }
 
-/* Is the GSO type one the driver negotiated to receive? */
-static bool v4net_gso_ok(struct v4net *net, u8 gso_type)
+/*
+ * Apply a received frame's header to @skb; false if it lies about the frame
+ * (net_hdr.c), or if the core refuses it: the caller drops the frame.
+ */
+static bool v4net_apply_hdr(struct v4net *net, struct sk_buff *skb,
+			    const struct virtio_net_hdr *hdr)
 {
-	struct virtio4_device *vdev = net->vdev;
+	const char *why = v4net_hdr_check(skb, hdr, net->vdev->features);
 
-	if ((gso_type & VIRTIO_NET_HDR_GSO_ECN) &&
-	    !virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_ECN))
-		return false;
-	switch (gso_type & ~VIRTIO_NET_HDR_GSO_ECN) {
-	case VIRTIO_NET_HDR_GSO_NONE:
-		return !(gso_type & VIRTIO_NET_HDR_GSO_ECN);
-	case VIRTIO_NET_HDR_GSO_TCPV4:
-		return virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO4);
-	case VIRTIO_NET_HDR_GSO_TCPV6:
-		return virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_TSO6);
-	default:
-		return false;
-	}
+	if (!why && !virtio_net_hdr_to_skb(skb, hdr, true))
+		return true;
+	if (net_ratelimit())
+		netdev_warn(net->dev, "dropped a received frame: the device's virtio-net header %s\n",
+			    why ?: "does not fit the frame");
+	return false;
 }
 
 /*
@@ -296,10 +297,9 @@ static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 	}
 	if (!v4net_merge(net, skb, num_buffers))
 		return;
-	if (!v4net_gso_ok(net, hdr.hdr.gso_type) ||
-	    virtio_net_hdr_to_skb(skb, &hdr.hdr, true)) {
+	if (!v4net_apply_hdr(net, skb, &hdr.hdr)) {
 		dev_kfree_skb(skb);
-		v4net_drop(net, &net->rx_stats.frame_errors);
+		v4net_drop(net, &net->rx_stats.header_errors);
 		return;
 	}
 	if (hdr.hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
@@ -533,7 +533,8 @@ static void v4net_get_stats64(struct net_device *dev,
 	v4net_read_stats(&net->tx_stats, &stats->tx_packets, &stats->tx_bytes,
 			 &stats->tx_dropped);
 	stats->rx_length_errors = v4net_read_stat(rx, &rx->length_errors);
-	stats->rx_frame_errors = v4net_read_stat(rx, &rx->frame_errors);
+	stats->rx_frame_errors = v4net_read_stat(rx, &rx->frame_errors) +
+				 v4net_read_stat(rx, &rx->header_errors);
 	stats->rx_errors = stats->rx_length_errors + stats->rx_frame_errors;
 }
 
@@ -546,9 +547,10 @@ static const struct net_device_ops v4net_netdev_ops = {
 	.ndo_validate_addr	= eth_validate_addr,
 };
 
+/* rx0_frame_errors counts rx0_header_errors too (as rx_frame_errors does). */
 static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
 	"rx0_packets", "rx0_bytes", "rx0_drops", "rx0_length_errors",
-	"rx0_frame_errors", "rx0_alloc_failures", "rx0_drained", "rx0_kicks",
+	"rx0_frame_errors", "rx0_header_errors", "rx0_alloc_failures", "rx0_drained", "rx0_kicks",
 	"rx0_interrupts", "rx0_ring_free",
 	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
 	"tx0_ring_free",
@@ -577,6 +579,7 @@ static void v4net_get_ethtool_stats(struct net_device *dev,
 	*data++ = s.rx_dropped;
 	*data++ = s.rx_length_errors;
 	*data++ = s.rx_frame_errors;
+	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.header_errors);
 	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.alloc_failures);
 	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.drained);
 	*data++ = READ_ONCE(net->rvq->kicks);

@@ -221,9 +221,11 @@ fails at once, removal still works."
 
 # 7. The network driver.
 put drivers/net.c drivers/net.c
+put drivers/net_hdr.c drivers/net_hdr.c
+put drivers/net_hdr.h drivers/net_hdr.h
 echo "obj-\$(CONFIG_VIRTIO4_NET) += virtio4_net.o" >>"$v4/drivers/Makefile"
-echo "virtio4_net-y := net.o" >>"$v4/drivers/Makefile"
-maintain drivers/virtio4/drivers/net.c
+echo "virtio4_net-y := net.o net_hdr.o" >>"$v4/drivers/Makefile"
+maintain drivers/virtio4/drivers/net.c drivers/virtio4/drivers/net_hdr.c drivers/virtio4/drivers/net_hdr.h
 kconfig "config VIRTIO4_NET
 	tristate \"virtio4 network driver\"
 	depends on NET
@@ -241,8 +243,10 @@ from a page fragment cache refilled in batches (a work retries after an
 allocation failure), transmit from the skb with the header pushed in
 front or in its own element, completions reaped by the next transmit or
 by a NAPI called back once most of what is in flight is sent. Frames
-shorter than their header, bad num_buffers and GSO types that were not
-negotiated are dropped and counted."
+shorter than their header or with a bad num_buffers are dropped and
+counted, and so is a frame whose virtio-net header lies about it
+(net_hdr.c: flags or a GSO type not negotiated, a checksum outside the
+frame, a GSO frame that is not TCP), with one rate-limited line."
 
 # 8. The KUnit tests.
 for f in "$top"/tests/kunit/*.c; do put "tests/kunit/$(basename "$f")" "tests/kunit/$(basename "$f")"; done

@@ -26,6 +26,10 @@ enum misbehave {
 	MB_NEEDS_RESET,	/* set DEVICE_NEEDS_RESET and stop completing */
 	MB_REFUSE_FEATURES, /* never accept FEATURES_OK */
 	MB_SPLIT,	/* net: spread each received frame over 64-byte pieces of buffers */
+	/* net: a receive header that lies about every frame (the driver must refuse it) */
+	MB_GSO_NOT_TCP,	/* TCPv4 GSO on IPv4 frames that are not TCP */
+	MB_GSO_SIZE_0,	/* TCPv4 GSO in segments of 0 bytes */
+	MB_CSUM_PAST_END, /* a partial checksum placed past the frame's end */
 };
 
 struct vdev {

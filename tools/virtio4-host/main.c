@@ -5,12 +5,15 @@
  *
  *   virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]] FILE
  *   virtio4-host net-pair [--mtu N] [--offloads 0,1] [--misbehave MODE[:N]]
- *   virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] TAPNAME
+ *   virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] TAPNAME
  *
  * Misbehaviours (after N good completions, default 0), for hardening tests:
  * wrong-token, duplicate, overstate, never-complete, exit, bad-status,
  * short, needs-reset, refuse-features, split (net: each received frame spread
- * over 64-byte pieces of buffers). In the net modes, net0 misbehaves.
+ * over 64-byte pieces of buffers), and net receive headers that lie about every
+ * frame: gso-not-tcp (TCPv4 GSO on IPv4 frames that are not TCP), gso-size-0,
+ * csum-past-end.
+ * In the net modes, net0 misbehaves.
  */
 #include <stdio.h>
 #include <string.h>

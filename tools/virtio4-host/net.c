@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 #include "host.h"
 #include "offload.h"
@@ -63,6 +64,8 @@ struct net {
 	unsigned long segmented, checksummed;
 	/* Sent with a header this device did not negotiate or that lies: dropped. */
 	unsigned long bad_header;
+	/* net-tap: large frames this device sent, written to the TAP as they were. */
+	unsigned long tap_gso;
 };
 
 static volatile sig_atomic_t stats_asked;
@@ -112,6 +115,37 @@ static uint32_t net_room(const struct rxbuf *b, uint32_t most)
 	return b->room < most ? b->room : most;
 }
 
+/* Is @frame IPv4 but not TCP (an ICMP ping, UDP)? */
+static bool net_ipv4_not_tcp(const unsigned char *frame, uint32_t len)
+{
+	return len >= 34 && frame[12] == 0x08 && frame[13] == 0x00 && frame[23] != 6;
+}
+
+/* The receive header @n's misbehaviour makes of @h for @frame, @len bytes. */
+static void net_lie(const struct net *n, struct virtio_net_hdr_v1 *h,
+		    const unsigned char *frame, uint32_t len)
+{
+	switch (n->d.misbehave) {
+	case MB_GSO_NOT_TCP:	/* ARP left alone: the pings reach the check */
+		if (net_ipv4_not_tcp(frame, len)) {
+			h->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+			h->gso_size = htole16(1448);
+		}
+		break;
+	case MB_GSO_SIZE_0:
+		h->gso_type = VIRTIO_NET_HDR_GSO_TCPV4;
+		h->gso_size = 0;
+		break;
+	case MB_CSUM_PAST_END:
+		h->flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
+		h->csum_start = htole16(len - 1);
+		h->csum_offset = htole16(2);
+		break;
+	default:
+		break;
+	}
+}
+
 /* Receive one frame (with its header) into @n's buffers; false if dropped. */
 static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 			const unsigned char *frame, uint32_t len)
@@ -130,6 +164,7 @@ static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 		return false;
 	}
 	h.num_buffers = nbufs;
+	net_lie(n, &h, frame, len);
 	for (i = 0; i < nbufs; i++) {
 		struct rxbuf *b = &n->rx[n->rx_head];
 		uint32_t chunk = total - off < net_room(b, most) ? total - off : net_room(b, most);
@@ -225,25 +260,20 @@ static void net_deliver_plain(void *to, const unsigned char *frame, uint32_t len
 }
 
 /*
- * A frame @from sent, to @to. The receive header is built anew: a partial
- * checksum and a large frame are carried as they were sent where @to
- * negotiated taking them, else the checksum is completed or the frame
- * segmented here; no other bit of the sender's header (DATA_VALID, unknown
- * flags) reaches @to.
+ * Receive into @to a frame sent with header @h (by a device or the TAP). The
+ * receive header is built anew: a partial checksum and a large frame are
+ * carried as they were sent where @to negotiated taking them, else the
+ * checksum is completed or the frame segmented here; no other bit of the
+ * sender's header (DATA_VALID, unknown flags) reaches @to. False if @h asks
+ * for what cannot be done (the sender's header lies).
  */
-static void net_to_peer(struct net *from, void *peer,
-			const struct virtio_net_hdr_v1 *h,
+static bool net_receive(struct net *to, const struct virtio_net_hdr_v1 *h,
 			const unsigned char *frame, uint32_t len)
 {
 	static unsigned char copy[NET_MAX_FRAME];
 	struct virtio_net_hdr_v1 rh = { 0 };
-	struct net *to = peer;
 	bool partial = h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
 
-	if (!net_header_ok(from, h)) {
-		from->bad_header++;
-		return;
-	}
 	if (partial) {
 		rh.flags = VIRTIO_NET_HDR_F_NEEDS_CSUM;
 		rh.csum_start = h->csum_start;
@@ -255,13 +285,13 @@ static void net_to_peer(struct net *from, void *peer,
 			rh.gso_size = h->gso_size;
 			rh.hdr_len = h->hdr_len;
 			to->gso_carried += net_deliver(to, &rh, frame, len);
-		} else if (offload_segment(frame, len,
-					   (h->gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV6,
-					   le16toh(h->gso_size), net_deliver_plain, to) > 0) {
-			to->segmented++;
-		} else {
-			from->bad_header++;
+			return true;
 		}
+		if (offload_segment(frame, len,
+				    (h->gso_type & ~NET_ECN) == VIRTIO_NET_HDR_GSO_TCPV6,
+				    le16toh(h->gso_size), net_deliver_plain, to) <= 0)
+			return false;
+		to->segmented++;
 	} else if (!partial) {
 		net_deliver(to, &rh, frame, len);
 	} else if (net_has(to, VIRTIO_NET_F_GUEST_CSUM)) {
@@ -270,22 +300,57 @@ static void net_to_peer(struct net *from, void *peer,
 		to->dropped++;
 	} else {
 		memcpy(copy, frame, len);
-		if (offload_checksum(copy, len, le16toh(h->csum_start), le16toh(h->csum_offset))) {
-			to->checksummed++;
-			net_deliver_plain(to, copy, len);
-		} else {
-			from->bad_header++;
-		}
+		if (!offload_checksum(copy, len, le16toh(h->csum_start), le16toh(h->csum_offset)))
+			return false;
+		to->checksummed++;
+		net_deliver_plain(to, copy, len);
 	}
+	return true;
 }
 
-static void net_to_tap(struct net *from, void *tap, const struct virtio_net_hdr_v1 *hdr,
+/* A frame @from sent, to its peer device. */
+static void net_to_peer(struct net *from, void *peer,
+			const struct virtio_net_hdr_v1 *h,
+			const unsigned char *frame, uint32_t len)
+{
+	if (!net_header_ok(from, h) || !net_receive(peer, h, frame, len))
+		from->bad_header++;
+}
+
+/* The TAP of net-tap: with --offloads 0, frames on it carry a virtio-net header. */
+struct tap {
+	int fd;
+	bool vnet_hdr;
+	unsigned int offload;	/* TUNSETOFFLOAD flags set: what the device's driver takes */
+};
+
+/* A frame @from sent, to the TAP (with its header, once checked, if the TAP takes one). */
+static void net_to_tap(struct net *from, void *to, const struct virtio_net_hdr_v1 *h,
 		       const unsigned char *frame, uint32_t len)
 {
-	(void)from;
-	(void)hdr;
-	if (write(*(int *)tap, frame, len) != (ssize_t)len && verbose)
-		note("tap: write: %s", strerror(errno));
+	struct virtio_net_hdr_v1 th = { 0 };
+	struct tap *tap = to;
+	struct iovec iov[2] = {
+		{ .iov_base = &th, .iov_len = sizeof(th) },
+		{ .iov_base = (void *)frame, .iov_len = len },
+	};
+
+	if (!net_header_ok(from, h)) {
+		from->bad_header++;
+		return;
+	}
+	th.flags = h->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM;
+	th.csum_start = h->csum_start;
+	th.csum_offset = h->csum_offset;
+	th.gso_type = h->gso_type;
+	th.gso_size = h->gso_size;
+	th.hdr_len = h->hdr_len;
+	if (writev(tap->fd, iov + !tap->vnet_hdr, 2 - !tap->vnet_hdr) < 0) {
+		if (verbose)
+			note("tap: write: %s", strerror(errno));
+	} else if (th.gso_type != VIRTIO_NET_HDR_GSO_NONE) {
+		from->tap_gso++;
+	}
 }
 
 /* One line per device: what it received and sent (on SIGUSR1). */
@@ -296,8 +361,8 @@ static void net_stats(const struct net *n, unsigned int count)
 	for (i = 0; i < count; i++, n++) {
 		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu ",
 		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
-		printf("segmented %lu checksummed %lu bad_header %lu\n",
-		       n->segmented, n->checksummed, n->bad_header);
+		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu\n",
+		       n->segmented, n->checksummed, n->bad_header, n->tap_gso);
 	}
 	fflush(stdout);
 }
@@ -375,42 +440,95 @@ static void net_pair(struct net n[2], unsigned int mtu)
 	}
 }
 
-static int tap_open(const char *name)
+/* Open TAP @name; with @vnet_hdr its frames carry a struct virtio_net_hdr_v1. */
+static void tap_open(struct tap *tap, const char *name, bool vnet_hdr)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TAP | IFF_NO_PI };
-	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	int size = sizeof(struct virtio_net_hdr_v1);
 
-	if (fd < 0)
+	tap->fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC);
+	if (tap->fd < 0)
 		die("/dev/net/tun: %s", strerror(errno));
+	if (vnet_hdr)
+		ifr.ifr_flags |= IFF_VNET_HDR;
 	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", name);
-	if (ioctl(fd, TUNSETIFF, &ifr))
+	if (ioctl(tap->fd, TUNSETIFF, &ifr))
 		die("TUNSETIFF %s: %s", name, strerror(errno));
-	return fd;
+	if (vnet_hdr && ioctl(tap->fd, TUNSETVNETHDRSZ, &size))
+		die("TUNSETVNETHDRSZ %s: %s", name, strerror(errno));
+	tap->vnet_hdr = vnet_hdr;
+}
+
+/*
+ * What the TAP may hand the device (TUNSETOFFLOAD): the partial checksums and
+ * large frames that the device's driver negotiated taking, set again
+ * whenever the negotiated features change.
+ */
+static void tap_offloads(struct tap *tap, const struct net *n)
+{
+	unsigned int offload = 0;
+
+	if (!tap->vnet_hdr)
+		return;
+	if (net_has(n, VIRTIO_NET_F_GUEST_CSUM)) {
+		offload = TUN_F_CSUM;
+		if (net_has(n, VIRTIO_NET_F_GUEST_TSO4))
+			offload |= TUN_F_TSO4;
+		if (net_has(n, VIRTIO_NET_F_GUEST_TSO6))
+			offload |= TUN_F_TSO6;
+		if (net_has(n, VIRTIO_NET_F_GUEST_ECN) && (offload & (TUN_F_TSO4 | TUN_F_TSO6)))
+			offload |= TUN_F_TSO_ECN;
+	}
+	if (offload == tap->offload)
+		return;
+	if (ioctl(tap->fd, TUNSETOFFLOAD, offload))
+		die("TUNSETOFFLOAD %#x: %s", offload, strerror(errno));
+	tap->offload = offload;
+	note("net-tap: TAP offloads %#x", offload);
+}
+
+/* A frame read from the TAP (@len bytes, with a header if it has them), to @n. */
+static void tap_to_device(struct net *n, const struct tap *tap,
+			  const unsigned char *buf, size_t len)
+{
+	static const struct virtio_net_hdr_v1 plain;
+	const struct virtio_net_hdr_v1 *h = (const void *)buf;
+
+	if (!tap->vnet_hdr) {
+		net_deliver(n, &plain, buf, len);
+		return;
+	}
+	if (len < sizeof(*h))
+		return;
+	if (!net_receive(n, h, buf + sizeof(*h), len - sizeof(*h)))
+		n->bad_header++;	/* the TAP asked for what cannot be done */
 }
 
 static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
 {
-	static const struct virtio_net_hdr_v1 plain;
-	static unsigned char frame[NET_MAX_FRAME];
-	int tap = tap_open(tap_name);
+	static unsigned char buf[sizeof(struct virtio_net_hdr_v1) + NET_MAX_FRAME];
+	struct tap tap = { 0 };
 	struct pollfd p[2];
 	ssize_t len;
 
+	tap_open(&tap, tap_name, n->offloads);
 	net_create(n, "net0", 0, mtu);
-	note("net-tap: one device bridged to %s", tap_name);
+	note("net-tap: one device bridged to %s (offloads offered: %s)", tap_name,
+	     n->offloads ? "yes" : "no");
 	for (;;) {
 		p[0] = (struct pollfd){ .fd = n->d.fd, .events = POLLIN };
 		/* Take frames from the TAP only when they can be received. */
-		p[1] = (struct pollfd){ .fd = tap, .events = n->rx_count ? POLLIN : 0 };
+		p[1] = (struct pollfd){ .fd = tap.fd, .events = n->rx_count ? POLLIN : 0 };
 		net_poll(p, 2, n, 1);
 		if (p[0].revents & POLLIN) {
 			host_read(&n->d, true);
 			net_records(n, net_to_tap, &tap);
+			tap_offloads(&tap, n);
 		}
 		if (p[1].revents & POLLIN) {
-			len = read(tap, frame, sizeof(frame));
+			len = read(tap.fd, buf, sizeof(buf));
 			if (len > 0)
-				net_deliver(n, &plain, frame, len);
+				tap_to_device(n, &tap, buf, len);
 		}
 		host_flush(&n->d);
 	}
@@ -430,9 +548,12 @@ static void net_usage(void)
 {
 	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--misbehave MODE[:N]]\n"
 	      "                             [-v]\n"
-	      "       virtio4-host net-tap [--mtu N] [--misbehave MODE[:N]] [-v] TAPNAME\n"
+	      "       virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] [-v]\n"
+	      "                            TAPNAME\n"
 	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
-	      "offered checksum and segmentation offload; net-tap offers none)\n", stderr);
+	      "offered checksum and segmentation offload: in net-tap, the TAP then carries\n"
+	      "virtio-net headers and takes the offloads the device's driver negotiated)\n",
+	      stderr);
 	exit(2);
 }
 
@@ -453,7 +574,7 @@ int net_main(int argc, char **argv)
 	while ((o = getopt_long(argc, argv, "M:m:O:v", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
-		else if (o == 'O' && !tap && !net_offloads(n, optarg))
+		else if (o == 'O' && !net_offloads(n, optarg) && (!tap || !n[1].offloads))
 			continue;
 		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
 			continue;
