@@ -302,7 +302,9 @@ static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 		v4net_drop(net, &net->rx_stats.header_errors);
 		return;
 	}
-	if (hdr.hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID)
+	/* A partial checksum (NEEDS_CSUM) wins over DATA_VALID, as in Linux. */
+	if ((hdr.hdr.flags & VIRTIO_NET_HDR_F_DATA_VALID) &&
+	    !(hdr.hdr.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM))
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	/* Bytes with the Ethernet header, as every driver counts them. */
 	u64_stats_update_begin(&net->rx_stats.syncp);

@@ -14,15 +14,17 @@
  * features negotiated, and a frame whose header lies is dropped (the caller
  * counts it and logs the reason given here).
  *
- * A GSO frame must be TCP over IPv4 or IPv6 (at most one VLAN tag, no IPv6
- * extension headers, no IPv4 fragment), with a whole TCP header and a
- * payload; with NEEDS_CSUM its checksum must be the TCP header's; with the
- * ECN bit its TCP header must carry CWR, as the ECN bit says.
+ * A GSO frame must be TCP over IPv4 or IPv6 (at most one VLAN tag, IPv6
+ * extension headers skipped, no fragment), with a whole TCP header and a
+ * payload; with NEEDS_CSUM its checksum must be the TCP header's. DATA_VALID
+ * needs no feature (virtio 1.3 lets a device set it without GUEST_CSUM, as
+ * TAP backends do); NEEDS_CSUM needs GUEST_CSUM.
  */
 #include <linux/if_vlan.h>
 #include <linux/ip.h>
 #include <linux/ipv6.h>
 #include <linux/tcp.h>
+#include <net/ipv6.h>
 #include "net_hdr.h"
 
 /* Offset of the TCP header that a GSO frame of @type claims; NULL or why not. */
@@ -32,7 +34,10 @@ static const char *v4net_tcp_offset(struct sk_buff *skb, u8 type,
 	unsigned int l3 = ETH_HLEN;
 	const struct ipv6hdr *ip6;
 	const struct iphdr *iph;
+	__be16 frag_off;
 	__be16 proto;
+	u8 nexthdr;
+	int off;
 
 	if (!pskb_may_pull(skb, ETH_HLEN))
 		return "marks a frame shorter than an Ethernet header for segmentation";
@@ -53,12 +58,16 @@ static const char *v4net_tcp_offset(struct sk_buff *skb, u8 type,
 		*l4 = l3 + iph->ihl * 4;
 		return NULL;
 	}
-	if (proto != htons(ETH_P_IPV6) || !pskb_may_pull(skb, l3 + sizeof(*ip6)))
+	if (proto != htons(ETH_P_IPV6) || !pskb_may_pull(skb, l3 + sizeof(struct ipv6hdr)))
 		return "claims TCPv6 segmentation of a frame that is not IPv6";
 	ip6 = (struct ipv6hdr *)(skb->data + l3);
-	if (ip6->version != 6 || ip6->nexthdr != IPPROTO_TCP)
+	if (ip6->version != 6)
+		return "claims TCPv6 segmentation of a frame that is not IPv6";
+	nexthdr = ip6->nexthdr;
+	off = ipv6_skip_exthdr(skb, l3 + sizeof(struct ipv6hdr), &nexthdr, &frag_off);
+	if (off < 0 || nexthdr != IPPROTO_TCP || frag_off)
 		return "claims TCPv6 segmentation of a frame that is not TCP over IPv6";
-	*l4 = l3 + sizeof(*ip6);
+	*l4 = off;
 	return NULL;
 }
 
@@ -71,7 +80,7 @@ static const char *v4net_check_gso(struct sk_buff *skb,
 	unsigned int l4, thlen;
 	const char *why;
 
-	if (!le16_to_cpu((__force __le16)hdr->gso_size))
+	if (!__virtio16_to_cpu(true, hdr->gso_size))
 		return "claims segmentation into segments of 0 bytes";
 	why = v4net_tcp_offset(skb, type, &l4);
 	if (why)
@@ -82,15 +91,11 @@ static const char *v4net_check_gso(struct sk_buff *skb,
 	thlen = th->doff * 4;
 	if (thlen < sizeof(*th) || !pskb_may_pull(skb, l4 + thlen))
 		return "claims segmentation of a frame cut inside its TCP header";
-	th = (struct tcphdr *)(skb->data + l4);
 	if (skb->len <= l4 + thlen)
 		return "claims segmentation of a frame with no payload";
-	if ((hdr->gso_type & VIRTIO_NET_HDR_GSO_ECN) && !th->cwr)
-		return "claims ECN for a segment whose TCP header has no CWR";
 	if ((hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) &&
-	    (le16_to_cpu((__force __le16)hdr->csum_start) != l4 ||
-	     le16_to_cpu((__force __le16)hdr->csum_offset) !=
-	     offsetof(struct tcphdr, check)))
+	    (__virtio16_to_cpu(true, hdr->csum_start) != l4 ||
+	     __virtio16_to_cpu(true, hdr->csum_offset) != offsetof(struct tcphdr, check)))
 		return "asks for a checksum other than the TCP header's of a segmented frame";
 	return NULL;
 }
@@ -132,13 +137,14 @@ const char *v4net_hdr_check(struct sk_buff *skb,
 	if (hdr->flags & ~(VIRTIO_NET_HDR_F_NEEDS_CSUM |
 			   VIRTIO_NET_HDR_F_DATA_VALID))
 		return "sets flags that no feature defines";
-	if (hdr->flags && !(features & BIT_ULL(VIRTIO_NET_F_GUEST_CSUM)))
-		return "sets checksum flags without GUEST_CSUM negotiated";
+	if ((hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) &&
+	    !(features & BIT_ULL(VIRTIO_NET_F_GUEST_CSUM)))
+		return "asks for a partial checksum without GUEST_CSUM negotiated";
 	if (!v4net_gso_negotiated(hdr->gso_type, features))
 		return "claims a GSO type that was not negotiated";
 	if (hdr->flags & VIRTIO_NET_HDR_F_NEEDS_CSUM) {
-		start = le16_to_cpu((__force __le16)hdr->csum_start);
-		off = le16_to_cpu((__force __le16)hdr->csum_offset);
+		start = __virtio16_to_cpu(true, hdr->csum_start);
+		off = __virtio16_to_cpu(true, hdr->csum_offset);
 		if (start < ETH_HLEN || start + off + sizeof(__sum16) > skb->len)
 			return "places the checksum outside the frame";
 	}
