@@ -28,6 +28,7 @@ struct nh_frame {
 	bool vlan;
 	u8 proto;		/* IPPROTO_TCP, IPPROTO_UDP */
 	bool fragment;		/* IPv4: a fragment (MF set) */
+	bool hop_by_hop;	/* IPv6: an 8-byte hop-by-hop options header first */
 	bool cwr;		/* TCP: CWR set */
 	u8 doff;		/* TCP: data offset in words (0: 5) */
 	unsigned int payload;
@@ -42,7 +43,9 @@ static unsigned int nh_l3(const struct nh_frame *f)
 
 static unsigned int nh_l4(const struct nh_frame *f)
 {
-	return nh_l3(f) + (f->ipv6 ? sizeof(struct ipv6hdr) : sizeof(struct iphdr));
+	if (!f->ipv6)
+		return nh_l3(f) + sizeof(struct iphdr);
+	return nh_l3(f) + sizeof(struct ipv6hdr) + (f->hop_by_hop ? 8 : 0);
 }
 
 static void nh_put_ip(const struct nh_frame *f, u8 *p, unsigned int l4len)
@@ -52,9 +55,14 @@ static void nh_put_ip(const struct nh_frame *f, u8 *p, unsigned int l4len)
 
 	if (f->ipv6) {
 		ip6->version = 6;
-		ip6->payload_len = htons(l4len);
-		ip6->nexthdr = f->proto;
+		ip6->payload_len = htons(l4len + (f->hop_by_hop ? 8 : 0));
+		ip6->nexthdr = f->hop_by_hop ? NEXTHDR_HOP : f->proto;
 		ip6->hop_limit = 64;
+		if (f->hop_by_hop) {	/* next header, length 0 (8 bytes), a PadN of 4 */
+			p[sizeof(*ip6)] = f->proto;
+			p[sizeof(*ip6) + 2] = IPV6_TLV_PADN;
+			p[sizeof(*ip6) + 3] = 4;
+		}
 		return;
 	}
 	iph->version = 4;
@@ -154,6 +162,16 @@ static void true_tso6_header_with_vlan_passes(struct kunit *test)
 
 	nh_expect_applied(test, nh_build(test, &v6), &hdr, NH_ALL);
 	KUNIT_EXPECT_TRUE(test, skb_shinfo((struct sk_buff *)test->priv)->gso_type & SKB_GSO_TCPV6);
+}
+
+/* An extension header before TCP is skipped, as the kernel's IPv6 GSO does. */
+static void true_tso6_header_after_hop_by_hop_passes(struct kunit *test)
+{
+	struct nh_frame v6 = { .ipv6 = true, .hop_by_hop = true, .proto = IPPROTO_TCP,
+			       .payload = NH_PAYLOAD };
+	struct virtio_net_hdr hdr = nh_tso(&v6);
+
+	nh_expect_applied(test, nh_build(test, &v6), &hdr, NH_ALL);
 }
 
 static void true_ecn_header_with_cwr_passes(struct kunit *test)
@@ -327,6 +345,7 @@ static void data_valid_without_guest_csum_passes(struct kunit *test)
 static struct kunit_case virtio4_net_hdr_cases[] = {
 	KUNIT_CASE(true_tso_headers_pass),
 	KUNIT_CASE(true_tso6_header_with_vlan_passes),
+	KUNIT_CASE(true_tso6_header_after_hop_by_hop_passes),
 	KUNIT_CASE(true_ecn_header_with_cwr_passes),
 	KUNIT_CASE(true_csum_headers_pass),
 	KUNIT_CASE(kernel_check_alone_takes_udp_as_tcp),
