@@ -41,18 +41,13 @@ else
 fi
 ns_ping_count 1 20 -i 0.05
 
-# failures_of N: rx0_alloc_failures of NIC_N.
-failures_of() {
-	eval "in_ns ns$1 ethtool -S \$NIC_$1" | sed -n 's/^ *rx0_alloc_failures: //p'
-}
-
-start=$(($(failures_of 1) + $(failures_of 2)))
+start=$(($(nic_stat 1 rx0_alloc_failures) + $(nic_stat 2 rx0_alloc_failures)))
 for p in 5 20 50; do
-	before=$(($(failures_of 1) + $(failures_of 2)))
+	before=$(($(nic_stat 1 rx0_alloc_failures) + $(nic_stat 2 rx0_alloc_failures)))
 	inject $p
 	out=$(in_ns ns1 ping -c 300 -i 0.01 -W 1 169.254.20.2 2>&1 || true)
 	inject 0
-	after=$(($(failures_of 1) + $(failures_of 2)))
+	after=$(($(nic_stat 1 rx0_alloc_failures) + $(nic_stat 2 rx0_alloc_failures)))
 	echo "ok: $p% of atomic allocations failing: $(echo "$out" | answers) of 300 pings" \
 		"answered, $((after - before)) receive refills ran out of memory"
 	ns_ping_count 1 50 -i 0.02
@@ -67,7 +62,7 @@ inject 100
 in_ns ns1 ping -c 1000 -i 0.002 -W 1 169.254.20.2 >/dev/null 2>&1 || true
 inject 0
 echo "ok: 1000 pings sent with every atomic allocation failing," \
-	"$(($(failures_of 1) + $(failures_of 2) - after)) receive refills ran out of memory"
+	"$(($(nic_stat 1 rx0_alloc_failures) + $(nic_stat 2 rx0_alloc_failures) - after)) receive refills ran out of memory"
 ns_ping_count 1 50 -i 0.02
 
 # Close and open the interfaces while refills fail: a poll that fails to refill as the interface

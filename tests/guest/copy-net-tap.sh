@@ -14,14 +14,6 @@
 
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
 
-# expect_stat FIELD OP VALUE: the device host's counter for its device compares so.
-expect_stat() {
-	local v
-	v=$(net_pair_stat 1 "$1")
-	[ -n "$v" ] && [ "$v" "$2" "$3" ] || fail "device host: $1 is '$v', not $2 $3"
-	echo "ok: $1 of the device: $v ($2 $3)"
-}
-
 # bridge TAP [OPTIONS]: a new TAP, and the device host's net-tap OPTIONS bridging one of our
 # NICs to it; our NIC goes to ns1, the TAP to ns2 (as nics_in_namespaces; sets NIC_1, NIC_2,
 # HOST_PID). The device host's output goes where net_pair_stat reads it.
@@ -51,18 +43,18 @@ expect_eq "TSO on the TAP (from what our driver negotiated)" on \
 	"$(in_ns ns2 ethtool -k tap0 | sed -n 's/^tcp-segmentation-offload: \([a-z]*\).*/\1/p')"
 ns_transfer 16 120 1
 ns_transfer 16 120 2
-expect_stat tap_gso -gt 0
-expect_stat gso_carried -gt 0
-expect_stat bad_header -eq 0
+expect_pair_stat 1 tap_gso -gt 0
+expect_pair_stat 1 gso_carried -gt 0
+expect_pair_stat 1 bad_header -eq 0
 stop_host
 ns_delete ns1 ns2 || fail "deleting the namespaces"
 
 bridge tap1
 ns_transfer 4 120 1
 ns_transfer 4 120 2
-expect_stat tap_gso -eq 0
-expect_stat gso_carried -eq 0
-expect_stat delivered -gt 0
+expect_pair_stat 1 tap_gso -eq 0
+expect_pair_stat 1 gso_carried -eq 0
+expect_pair_stat 1 delivered -gt 0
 stop_host
 ns_delete ns1 ns2 || fail "deleting the namespaces"
 rmmod virtio4_net && rmmod virtio4_copy || fail "unloading virtio4_net, virtio4_copy"

@@ -17,11 +17,6 @@
 kmemleak_start
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
 
-# header_errors N: ethtool -S rx0_header_errors of NIC_N.
-header_errors() {
-	eval "in_ns ns$1 ethtool -S \$NIC_$1" | sed -n 's/^ *rx0_header_errors: //p'
-}
-
 # pair MODE: the device host's pair with offloads, net0 misbehaving as MODE ("none": not at
 # all). Sets LIAR (N of NIC_N on net0) and OTHER.
 pair() {
@@ -46,7 +41,7 @@ pair none
 ns_reach "$OTHER" 169.254.20.$LIAR
 ns_ping_count "$OTHER" 5 -i 0.05
 ns_ping_count "$LIAR" 5 -i 0.05
-expect_eq "header errors of a pair that does not lie" "0 0" "$(header_errors 1) $(header_errors 2)"
+expect_eq "header errors of a pair that does not lie" "0 0" "$(nic_stat 1 rx0_header_errors) $(nic_stat 2 rx0_header_errors)"
 unpair
 
 for lie in gso-not-tcp:"claims TCPv4 segmentation of a frame that is not TCP over IPv4" \
@@ -56,9 +51,9 @@ for lie in gso-not-tcp:"claims TCPv4 segmentation of a frame that is not TCP ove
 	pair "$mode"
 	in_ns ns$OTHER ping -c 5 -W 1 169.254.20.$LIAR >/dev/null 2>&1 &&
 		fail "pings crossed into a NIC whose device lies ($mode)"
-	errors=$(header_errors $LIAR)
+	errors=$(nic_stat $LIAR rx0_header_errors)
 	[ "$errors" -gt 0 ] || fail "no header error counted on the NIC whose device lies ($mode)"
-	expect_eq "header errors on the other NIC ($mode)" 0 "$(header_errors $OTHER)"
+	expect_eq "header errors on the other NIC ($mode)" 0 "$(nic_stat $OTHER rx0_header_errors)"
 	echo "ok: $mode: $errors frames dropped as header errors on NIC_$LIAR"
 	expect_log "the reason for $mode" "virtio-net header ${lie#*:}"
 	unpair

@@ -12,10 +12,6 @@
 kmemleak_start
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
 serve_net_pair --misbehave split
-# rx_stat N NAME: ethtool -S counter NAME of nsN's NIC.
-rx_stat() {
-	in_ns ns$1 ethtool -S "$(eval echo \$NIC_$1)" | sed -n "s/^ *$2: //p"
-}
 ns_ping_count 1 5 -s 56
 ns_ping_count 2 5 -s 56
 # Ten large frames cross the splitting NIC: five requests one way, five replies the other.
@@ -25,8 +21,8 @@ in_ns ns2 ping -c 5 -W 1 -s 1400 169.254.20.1 >/dev/null 2>&1 &&
 	fail "large pings crossed a NIC that splits them over too many buffers"
 split=0
 for i in 1 2; do
-	drained=$(rx_stat $i rx0_drained) length=$(rx_stat $i rx0_length_errors)
-	frame=$(rx_stat $i rx0_frame_errors)
+	drained=$(nic_stat $i rx0_drained) length=$(nic_stat $i rx0_length_errors)
+	frame=$(nic_stat $i rx0_frame_errors)
 	echo "ns$i: drained $drained, length errors $length, frame errors $frame"
 	expect_eq "frame errors on ns$i (leftover buffers parsed as packets)" 0 "$frame"
 	[ "$drained" = 0 ] && continue

@@ -549,6 +549,20 @@ net_pair_device() {
 	echo net$((${mac##*:} - 1))
 }
 
+# nic_stat N NAME: the ethtool -S counter NAME of NIC_N in namespace nsN.
+nic_stat() {
+	eval "in_ns ns$1 ethtool -S \$NIC_$1" | sed -n "s/^ *$2: //p"
+}
+
+# expect_pair_stat N FIELD OP VALUE: the device host's counter FIELD for NIC_N's device
+# (net_pair_stat) compares so (test's OP: -eq, -gt, ...).
+expect_pair_stat() {
+	local v
+	v=$(net_pair_stat "$1" "$2")
+	[ -n "$v" ] && [ "$v" "$3" "$4" ] || fail "device host: $2 of NIC_$1's device is '$v', not $3 $4"
+	echo "ok: $2 of NIC_$1's device: $v ($3 $4)"
+}
+
 # net_pair_stat N FIELD: a counter of the device host's (net_stats in tools/virtio4-host/net.c)
 # for the device behind NIC_N (net_pair_device), asked for with SIGUSR1.
 net_pair_stat() {

@@ -491,11 +491,10 @@ static void tap_offloads(struct tap *tap, const struct net *n)
 static void tap_to_device(struct net *n, const struct tap *tap,
 			  const unsigned char *buf, size_t len)
 {
-	static const struct virtio_net_hdr_v1 plain;
 	const struct virtio_net_hdr_v1 *h = (const void *)buf;
 
 	if (!tap->vnet_hdr) {
-		net_deliver(n, &plain, buf, len);
+		net_deliver_plain(n, buf, len);
 		return;
 	}
 	if (len < sizeof(*h))
