@@ -27,6 +27,10 @@
  * so a poll racing with close cannot queue a work that would then wait
  * forever to disable a NAPI that close already disabled.
  *
+ * The control queue (net_ctrl.c), when the device has one, carries the
+ * receive mode and address filters, VLAN filters, the MAC address and the
+ * acknowledgment of an announcement the device asked for.
+ *
  * The device is untrusted: a packet shorter than its header or with a bad
  * num_buffers is dropped and counted, and so is one whose virtio-net header
  * lies about it (net_hdr.c: flags or a GSO type not negotiated, a checksum
@@ -42,41 +46,10 @@
 #include <linux/virtio_net.h>
 #include <uapi/linux/virtio_ids.h>
 #include <virtio4/bus.h>
+#include "net.h"
 #include "net_hdr.h"
 
 #define V4NET_COPY_LEN 128U	/* bytes copied into the skb head; the rest stays a page fragment */
-#define V4NET_TX_MIN_FREE (MAX_SKB_FRAGS + 2)	/* room for the largest skb */
-
-struct v4net_stats {
-	struct u64_stats_sync syncp;
-	u64_stats_t packets;
-	u64_stats_t bytes;
-	u64_stats_t drops;
-	u64_stats_t length_errors;
-	u64_stats_t frame_errors;
-	u64_stats_t header_errors;	/* frames whose virtio-net header lied */
-	u64_stats_t alloc_failures;	/* receive refills that ran out of memory */
-	u64_stats_t drained;	/* further buffers of dropped merged packets */
-};
-
-struct v4net {
-	struct virtio4_device *vdev;
-	struct net_device *dev;
-	struct virtio4_queue *rvq;
-	struct virtio4_queue *svq;
-	struct napi_struct rx_napi;
-	struct napi_struct tx_napi;
-	struct delayed_work refill;
-	spinlock_t refill_lock;		/* guards refill_on */
-	bool refill_on;			/* the refill work may be scheduled */
-	bool mergeable;
-	unsigned int rx_len;		/* bytes in one receive buffer */
-	struct page_frag_cache rx_frags;	/* receive buffers; used where rvq is */
-	struct v4net_stats rx_stats;
-	struct v4net_stats tx_stats;
-	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];	/* under the transmit lock */
-	bool dead;			/* given up: the link stays down */
-};
 
 static const unsigned int v4net_hdr_len = sizeof(struct virtio_net_hdr_mrg_rxbuf);
 
@@ -545,8 +518,11 @@ static const struct net_device_ops v4net_netdev_ops = {
 	.ndo_stop		= v4net_close,
 	.ndo_start_xmit		= v4net_xmit,
 	.ndo_get_stats64	= v4net_get_stats64,
-	.ndo_set_mac_address	= eth_mac_addr,
+	.ndo_set_mac_address	= v4net_set_mac_address,
 	.ndo_validate_addr	= eth_validate_addr,
+	.ndo_set_rx_mode	= v4net_set_rx_mode,
+	.ndo_vlan_rx_add_vid	= v4net_vlan_add,
+	.ndo_vlan_rx_kill_vid	= v4net_vlan_kill,
 };
 
 /* rx0_frame_errors counts rx0_header_errors too (as rx_frame_errors does). */
@@ -555,7 +531,7 @@ static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
 	"rx0_frame_errors", "rx0_header_errors", "rx0_alloc_failures", "rx0_drained", "rx0_kicks",
 	"rx0_interrupts", "rx0_ring_free",
 	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
-	"tx0_ring_free",
+	"tx0_ring_free", "ctrl_commands", "ctrl_errors", "announces",
 };
 
 static int v4net_get_sset_count(struct net_device *dev, int sset)
@@ -593,6 +569,9 @@ static void v4net_get_ethtool_stats(struct net_device *dev,
 	*data++ = READ_ONCE(net->svq->kicks);
 	*data++ = READ_ONCE(net->svq->interrupts);
 	*data++ = READ_ONCE(net->svq->num_free);
+	*data++ = READ_ONCE(net->ctrl_commands);
+	*data++ = READ_ONCE(net->ctrl_errors);
+	*data++ = READ_ONCE(net->announces);
 }
 
 static void v4net_get_drvinfo(struct net_device *dev,
@@ -658,9 +637,14 @@ static void v4net_update_link(struct v4net *net)
 
 static void v4net_config_changed(struct virtio4_device *vdev)
 {
+	struct v4net *net = vdev->priv;
+
 	if (vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_NEEDS_RESET)
-		v4net_give_up(vdev->priv, "the device asked for a reset");
-	v4net_update_link(vdev->priv);
+		v4net_give_up(net, "the device asked for a reset");
+	v4net_update_link(net);
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_ANNOUNCE) &&
+	    (virtio4_cread16(vdev, v4net_cfg(status)) & VIRTIO_NET_S_ANNOUNCE))
+		v4net_announce(net);
 }
 
 /*
@@ -716,6 +700,7 @@ static void v4net_setup_netdev(struct v4net *net)
 	if (virtio4_has_feature(vdev, VIRTIO_NET_F_GUEST_CSUM))
 		dev->features |= NETIF_F_RXCSUM;
 	dev->vlan_features = dev->features;
+	v4net_ctrl_setup_netdev(net);
 }
 
 static int v4net_validate(struct virtio4_device *vdev)
@@ -729,23 +714,27 @@ static int v4net_validate(struct virtio4_device *vdev)
 	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_CSUM))
 		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
 				    BIT_ULL(VIRTIO_NET_F_HOST_TSO6));
+	v4net_ctrl_validate(vdev);
 	return 0;
 }
 
+/* Receive, transmit and, with CTRL_VQ, the control queue (index 2 with one pair). */
 static int v4net_init_vqs(struct v4net *net)
 {
-	virtio4_callback_t *callbacks[] = { v4net_rx_done, v4net_tx_done };
-	static const char * const names[] = { "rx0", "tx0" };
-	struct virtio4_queue *vqs[2];
+	virtio4_callback_t *callbacks[] = { v4net_rx_done, v4net_tx_done, v4net_ctrl_done };
+	static const char * const names[] = { "rx0", "tx0", "ctrl" };
+	unsigned int i, n = virtio4_has_feature(net->vdev, VIRTIO_NET_F_CTRL_VQ) ? 3 : 2;
+	struct virtio4_queue *vqs[3] = {};
 	int err;
 
-	err = net->vdev->config->find_vqs(net->vdev, 2, vqs, callbacks, names, NULL);
+	err = net->vdev->config->find_vqs(net->vdev, n, vqs, callbacks, names, NULL);
 	if (err)
 		return err;
+	for (i = 0; i < n; i++)
+		vqs[i]->priv = net;
 	net->rvq = vqs[0];
 	net->svq = vqs[1];
-	net->rvq->priv = net;
-	net->svq->priv = net;
+	net->cvq = vqs[2];
 	return 0;
 }
 
@@ -759,6 +748,7 @@ static void v4net_free_buffers(struct v4net *net)
 		skb_free_frag(buf);
 	while ((skb = net->svq->ops->detach_unused(net->svq)))
 		dev_kfree_skb(skb);
+	v4net_ctrl_free_buffers(net);
 	if (net->rx_frags.va) {
 		__page_frag_cache_drain(virt_to_head_page(net->rx_frags.va),
 					net->rx_frags.pagecnt_bias);
@@ -784,6 +774,7 @@ static int v4net_probe(struct virtio4_device *vdev)
 	u64_stats_init(&net->tx_stats.syncp);
 	INIT_DELAYED_WORK(&net->refill, v4net_refill_work);
 	spin_lock_init(&net->refill_lock);
+	v4net_ctrl_init(net);
 	net->mergeable = virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
 	net->rx_len = v4net_rx_len(net);
 	err = v4net_init_vqs(net);
@@ -813,6 +804,7 @@ static void v4net_remove(struct virtio4_device *vdev)
 	struct v4net *net = vdev->priv;
 
 	unregister_netdev(net->dev);
+	v4net_ctrl_stop(net);
 	cancel_delayed_work_sync(&net->refill);
 	vdev->config->reset(vdev);
 	v4net_free_buffers(net);
@@ -829,7 +821,9 @@ static const unsigned int v4net_features[] = {
 	VIRTIO_NET_F_CSUM, VIRTIO_NET_F_GUEST_CSUM, VIRTIO_NET_F_MTU,
 	VIRTIO_NET_F_MAC, VIRTIO_NET_F_GUEST_TSO4, VIRTIO_NET_F_GUEST_TSO6,
 	VIRTIO_NET_F_GUEST_ECN, VIRTIO_NET_F_HOST_TSO4, VIRTIO_NET_F_HOST_TSO6,
-	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS,
+	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS, VIRTIO_NET_F_CTRL_VQ,
+	VIRTIO_NET_F_CTRL_RX, VIRTIO_NET_F_CTRL_VLAN, VIRTIO_NET_F_CTRL_MAC_ADDR,
+	VIRTIO_NET_F_GUEST_ANNOUNCE,
 };
 
 static struct virtio4_driver v4net_driver = {
@@ -844,7 +838,19 @@ static struct virtio4_driver v4net_driver = {
 	.config_changed		= v4net_config_changed,
 };
 
-module_virtio4_driver(v4net_driver);
+static int __init v4net_init(void)
+{
+	int err = v4net_ctrl_param_check();
+
+	return err ?: virtio4_register_driver(&v4net_driver);
+}
+module_init(v4net_init);
+
+static void __exit v4net_exit(void)
+{
+	virtio4_unregister_driver(&v4net_driver);
+}
+module_exit(v4net_exit);
 MODULE_ALIAS("virtio4:d00000001v*");
 MODULE_DESCRIPTION("virtio draft IV: network driver");
 MODULE_LICENSE("GPL");

@@ -221,19 +221,24 @@ fails at once, removal still works."
 
 # 7. The network driver.
 put drivers/net.c drivers/net.c
+put drivers/net.h drivers/net.h
+put drivers/net_ctrl.c drivers/net_ctrl.c
 put drivers/net_hdr.c drivers/net_hdr.c
 put drivers/net_hdr.h drivers/net_hdr.h
 echo "obj-\$(CONFIG_VIRTIO4_NET) += virtio4_net.o" >>"$v4/drivers/Makefile"
-echo "virtio4_net-y := net.o net_hdr.o" >>"$v4/drivers/Makefile"
-maintain drivers/virtio4/drivers/net.c drivers/virtio4/drivers/net_hdr.c drivers/virtio4/drivers/net_hdr.h
+echo "virtio4_net-y := net.o net_ctrl.o net_hdr.o" >>"$v4/drivers/Makefile"
+maintain drivers/virtio4/drivers/net.c drivers/virtio4/drivers/net.h \
+	drivers/virtio4/drivers/net_ctrl.c drivers/virtio4/drivers/net_hdr.c \
+	drivers/virtio4/drivers/net_hdr.h
 kconfig "config VIRTIO4_NET
 	tristate \"virtio4 network driver\"
 	depends on NET
 	help
 	  virtio-net devices on the virtio4 bus: NAPI receive with mergeable
 	  buffers from a page fragment cache, checksum and TSO offloads when
-	  negotiated, ethtool statistics per queue. A device that breaks a
-	  queue or asks for a reset takes the link down for good.
+	  negotiated, a control queue for receive, MAC and VLAN filters,
+	  ethtool statistics per queue. A device that breaks a queue or asks
+	  for a reset takes the link down for good.
 
 	  To compile it as a module, choose M here: the module will be
 	  called virtio4_net."
@@ -246,7 +251,10 @@ by a NAPI called back once most of what is in flight is sent. Frames
 shorter than their header or with a bad num_buffers are dropped and
 counted, and so is a frame whose virtio-net header lies about it
 (net_hdr.c: flags or a GSO type not negotiated, a checksum outside the
-frame, a GSO frame that is not TCP), with one rate-limited line."
+frame, a GSO frame that is not TCP), with one rate-limited line.
+The control queue (net_ctrl.c) carries the receive mode and MAC tables,
+VLAN filters, the MAC address and announcements; a command the device
+never answers fails after ctrl_timeout_ms instead of spinning."
 
 # 8. The KUnit tests.
 for f in "$top"/tests/kunit/*.c; do put "tests/kunit/$(basename "$f")" "tests/kunit/$(basename "$f")"; done

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The network driver on the ring and interrupt paths it does not take by default, and no
 # memory left behind by any of them. Two of our NICs on one QEMU hub, each in its own network
-# namespace; the second device offers only 2 MSI-X vectors (3 would be a vector per queue), so
+# namespace; the second device offers only 2 MSI-X vectors (4 would be a vector per queue), so
 # the PCI transport falls back to one shared vector for its queues. Five set-ups, each loaded,
 # used and unloaded: the defaults, irq_mode=1 (one shared MSI-X vector),
 # irq_mode=2 (INTx: IO-APIC lines that take the interrupts), virtio4 event_idx=0 (flag-based
@@ -36,8 +36,8 @@ free_kib() {
 check_setup() {
 	case $1 in
 	defaults)
-		# One NIC: config, rx0, tx0; the one with 2 vectors: config and its queues' shared one.
-		expect_eq "interrupt lines of the two NICs" "2 3" \
+		# One NIC: config, rx0, tx0, ctrl; the one with 2 vectors: config and its queues' shared one.
+		expect_eq "interrupt lines of the two NICs" "2 4" \
 			"$(for d in virtio4.0 virtio4.1; do lines_of $d; done | sort -n | tr '\n' ' ' | sed 's/ $//')" ;;
 	irq_mode=1)
 		expect_eq "MSI lines of both NICs with irq_mode=1" 4 "$(grep 'virtio4\.[01]' /proc/interrupts | grep -c MSI)" ;;

@@ -474,25 +474,24 @@ our_new_interface() {
 
 # net_up_beside_linux: our NIC at 00:04.0 and a peer NIC at 00:05.0 on Linux's virtio_net (the
 # test puts both on one QEMU hub), steered with driver_override. The peer's interface goes to
-# network namespace "peer" as 169.254.10.2 (PEER); ours stays here as 169.254.10.1 (ME, NETDEV).
-# Returns once the peer answers.
+# network namespace "peer" as 169.254.10.2 (PEER; its interface PEER_DEV); ours stays here as
+# 169.254.10.1 (ME, NETDEV). Returns once the peer answers.
 net_up_beside_linux() {
-	local peer_dev
 	echo virtio4-pci >/sys/bus/pci/devices/0000:00:04.0/driver_override
 	echo virtio-pci >/sys/bus/pci/devices/0000:00:05.0/driver_override
 	modprobe virtio_pci && modprobe virtio_net || fail "loading Linux's virtio_net"
 	modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
 	for _ in $(seq 100); do
 		NETDEV=$(our_interfaces | head -n 1)
-		peer_dev=$(interfaces_of virtio_net | head -n 1)
-		[ -n "$NETDEV" ] && [ -n "$peer_dev" ] && break
+		PEER_DEV=$(interfaces_of virtio_net | head -n 1)
+		[ -n "$NETDEV" ] && [ -n "$PEER_DEV" ] && break
 		sleep 0.1
 	done
-	[ -n "$NETDEV" ] && [ -n "$peer_dev" ] ||
-		fail "interfaces: ours '$NETDEV', Linux's '$peer_dev'"
+	[ -n "$NETDEV" ] && [ -n "$PEER_DEV" ] ||
+		fail "interfaces: ours '$NETDEV', Linux's '$PEER_DEV'"
 	mkdir -p /run/netns
-	move_to_ns "$peer_dev" peer 169.254.10.2/16 || fail "moving $peer_dev to namespace peer"
-	echo "ok: $NETDEV on virtio4_net here, $peer_dev on virtio_net in namespace peer"
+	move_to_ns "$PEER_DEV" peer 169.254.10.2/16 || fail "moving $PEER_DEV to namespace peer"
+	echo "ok: $NETDEV on virtio4_net here, $PEER_DEV on virtio_net in namespace peer"
 	net_address "$NETDEV"
 }
 

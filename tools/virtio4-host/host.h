@@ -30,6 +30,7 @@ enum misbehave {
 	MB_GSO_NOT_TCP,	/* TCPv4 GSO on IPv4 frames that are not TCP */
 	MB_GSO_SIZE_0,	/* TCPv4 GSO in segments of 0 bytes */
 	MB_CSUM_PAST_END, /* a partial checksum placed past the frame's end */
+	MB_CTRL_SILENT,	/* net: offer a control queue, never answer a command on it */
 };
 
 struct vdev {

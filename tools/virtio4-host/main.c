@@ -12,7 +12,8 @@
  * short, needs-reset, refuse-features, split (net: each received frame spread
  * over 64-byte pieces of buffers), and net receive headers that lie about every
  * frame: gso-not-tcp (TCPv4 GSO on IPv4 frames that are not TCP), gso-size-0,
- * csum-past-end.
+ * csum-past-end; ctrl-silent (net: a control queue offered, no command on it
+ * ever answered).
  * In the net modes, net0 misbehaves.
  */
 #include <stdio.h>

@@ -13,6 +13,10 @@
  * device negotiated taking it; where it did not, the device host completes
  * the checksum or cuts the frame into MTU-sized ones itself (offload.c).
  * SIGUSR1 prints what each device carried and did (net_stats), in both modes.
+ *
+ * With --misbehave ctrl-silent the first device also offers a control queue
+ * (queue 2: VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers
+ * a command on it (ctrl_kept counts them).
  */
 #include <endian.h>
 #include <errno.h>
@@ -37,6 +41,7 @@
 #define NET_QUEUE_SIZE	256
 #define NET_RX		0
 #define NET_TX		1
+#define NET_CTRL	2
 #define NET_MAX_FRAME	65550
 #define NET_BACKLOG	256
 #define NET_SPLIT	64	/* bytes of each buffer used with --misbehave split */
@@ -66,12 +71,14 @@ struct net {
 	unsigned long bad_header;
 	/* net-tap: large frames this device sent, written to the TAP as they were. */
 	unsigned long tap_gso;
+	/* Control commands left unanswered (--misbehave ctrl-silent). */
+	unsigned long ctrl_kept;
 };
 
 static volatile sig_atomic_t stats_asked;
 
 static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned int mtu,
-		       bool offloads)
+		       bool offloads, bool ctrl)
 {
 	struct virtio_net_config cfg = { 0 };
 
@@ -91,6 +98,12 @@ static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned i
 	c->num_queues = 2;
 	c->queue_size[NET_RX] = NET_QUEUE_SIZE;
 	c->queue_size[NET_TX] = NET_QUEUE_SIZE;
+	if (ctrl) {
+		c->features |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_CTRL_RX |
+			       1ULL << VIRTIO_NET_F_CTRL_VLAN;
+		c->num_queues = 3;
+		c->queue_size[NET_CTRL] = 64;
+	}
 	c->config_len = sizeof(cfg);
 	memcpy(c->config, &cfg, sizeof(cfg));
 }
@@ -197,6 +210,8 @@ static void net_records(struct net *n,
 		if (m->type == VIRTIO4_HOST_MSG_STATUS) {
 			if (!m->out_len)	/* reset: every buffer is void */
 				n->rx_count = 0;
+		} else if (m->queue == NET_CTRL) {
+			n->ctrl_kept++;	/* ctrl-silent: never answered */
 		} else if (m->queue == NET_RX) {
 			if (n->rx_count == NET_QUEUE_SIZE)
 				die("%s: more receive buffers than the queue holds", n->d.name);
@@ -361,8 +376,8 @@ static void net_stats(const struct net *n, unsigned int count)
 	for (i = 0; i < count; i++, n++) {
 		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu ",
 		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
-		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu\n",
-		       n->segmented, n->checksummed, n->bad_header, n->tap_gso);
+		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu ctrl_kept %lu\n",
+		       n->segmented, n->checksummed, n->bad_header, n->tap_gso, n->ctrl_kept);
 	}
 	fflush(stdout);
 }
@@ -412,7 +427,7 @@ static void net_create(struct net *n, const char *name, unsigned int i,
 	struct virtio4_host_create c = { 0 };
 
 	n->d.name = name;
-	net_config(&c, i, mtu, n->offloads);
+	net_config(&c, i, mtu, n->offloads, n->d.misbehave == MB_CTRL_SILENT);
 	host_create(&n->d, &c);
 }
 

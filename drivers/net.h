@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The network driver's device (net.c) and its control queue (net_ctrl.c).
+ */
+#ifndef VIRTIO4_NET_H
+#define VIRTIO4_NET_H
+
+#include <linux/completion.h>
+#include <linux/netdevice.h>
+#include <linux/u64_stats_sync.h>
+#include <linux/workqueue.h>
+#include <virtio4/bus.h>
+
+#define V4NET_TX_MIN_FREE (MAX_SKB_FRAGS + 2)	/* room for the largest skb */
+
+/**
+ * struct v4net_stats - one queue's counters, for ethtool -S and stats64
+ * @syncp: guards the counters' 64-bit reads.
+ * @packets: packets received or sent.
+ * @bytes: their bytes, Ethernet header included.
+ * @drops: packets dropped, for any reason.
+ * @length_errors: received frames shorter than their headers, or with more
+ *	buffers than the device used or than an skb holds.
+ * @frame_errors: received frames with a bad num_buffers.
+ * @header_errors: received frames whose virtio-net header lied.
+ * @alloc_failures: receive refills that ran out of memory.
+ * @drained: further buffers of dropped merged packets.
+ */
+struct v4net_stats {
+	struct u64_stats_sync syncp;
+	u64_stats_t packets;
+	u64_stats_t bytes;
+	u64_stats_t drops;
+	u64_stats_t length_errors;
+	u64_stats_t frame_errors;
+	u64_stats_t header_errors;
+	u64_stats_t alloc_failures;
+	u64_stats_t drained;
+};
+
+/**
+ * struct v4net - one virtio-net device
+ * @vdev: the device on the virtio4 bus.
+ * @dev: its network interface.
+ * @rvq: the receive queue.
+ * @svq: the transmit queue.
+ * @cvq: the control queue, or NULL without VIRTIO_NET_F_CTRL_VQ.
+ * @rx_napi: collects received packets and refills @rvq.
+ * @tx_napi: reaps sent packets.
+ * @refill: retries a refill that ran out of memory.
+ * @refill_lock: guards @refill_on.
+ * @refill_on: @refill may be scheduled.
+ * @mergeable: VIRTIO_NET_F_MRG_RXBUF is negotiated.
+ * @rx_len: bytes in one receive buffer.
+ * @rx_frags: where receive buffers come from; used where @rvq is.
+ * @rx_stats: counters of @rvq.
+ * @tx_stats: counters of @svq.
+ * @tx_sg: the buffer being sent; under the transmit lock.
+ * @dead: given up: the link stays down.
+ * @ctrl_done: completed by @cvq's callback.
+ *	(@ctrl_dead and the ctrl counters: under RTNL, one command at a time.)
+ * @ctrl_dead: a command went unanswered: no more are sent.
+ * @ctrl_commands: control commands the device carried out.
+ * @ctrl_errors: control commands refused, unanswered or not sent.
+ * @announces: announcements asked for by the device (GUEST_ANNOUNCE).
+ * @rx_mode_work: sends the receive mode and address filters (set_rx_mode
+ *	runs in atomic context, a control command sleeps).
+ */
+struct v4net {
+	struct virtio4_device *vdev;
+	struct net_device *dev;
+	struct virtio4_queue *rvq;
+	struct virtio4_queue *svq;
+	struct virtio4_queue *cvq;
+	struct napi_struct rx_napi;
+	struct napi_struct tx_napi;
+	struct delayed_work refill;
+	spinlock_t refill_lock;		/* guards refill_on */
+	bool refill_on;
+	bool mergeable;
+	unsigned int rx_len;
+	struct page_frag_cache rx_frags;
+	struct v4net_stats rx_stats;
+	struct v4net_stats tx_stats;
+	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];
+	bool dead;
+	struct completion ctrl_done;
+	bool ctrl_dead;
+	unsigned long ctrl_commands;
+	unsigned long ctrl_errors;
+	unsigned long announces;
+	struct work_struct rx_mode_work;
+};
+
+/* net_ctrl.c */
+int v4net_ctrl_param_check(void);
+void v4net_ctrl_validate(struct virtio4_device *vdev);
+void v4net_ctrl_init(struct v4net *net);
+bool v4net_ctrl_done(struct virtio4_queue *vq);
+void v4net_ctrl_setup_netdev(struct v4net *net);
+void v4net_ctrl_stop(struct v4net *net);
+void v4net_ctrl_free_buffers(struct v4net *net);
+void v4net_announce(struct v4net *net);
+void v4net_set_rx_mode(struct net_device *dev);
+int v4net_set_mac_address(struct net_device *dev, void *addr);
+int v4net_vlan_add(struct net_device *dev, __be16 proto, u16 vid);
+int v4net_vlan_kill(struct net_device *dev, __be16 proto, u16 vid);
+
+#endif
