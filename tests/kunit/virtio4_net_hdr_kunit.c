@@ -33,6 +33,7 @@ struct nh_frame {
 	u8 doff;		/* TCP: data offset in words (0: 5) */
 	unsigned int payload;
 	unsigned int cut;	/* bytes left out at the end */
+	unsigned int head;	/* bytes in the skb's head, the rest in a page (0: all) */
 };
 
 /* Offsets in a built frame: the network and transport headers. */
@@ -75,6 +76,31 @@ static void nh_put_ip(const struct nh_frame *f, u8 *p, unsigned int l4len)
 	iph->daddr = htonl(0xa9fe1402);
 }
 
+/*
+ * @lin's first @head bytes in a new skb's head, the rest in a page fragment, as
+ * the driver builds a received frame (its first V4NET_COPY_LEN bytes copied):
+ * headers that straddle the two must be pulled before they are read.
+ */
+static struct sk_buff *nh_split(struct kunit *test, struct sk_buff *lin, unsigned int head)
+{
+	struct sk_buff *skb = alloc_skb(head, GFP_KERNEL);
+	struct page *page = alloc_page(GFP_KERNEL);
+
+	if (!skb || !page) {
+		kfree_skb(skb);
+		if (page)
+			__free_page(page);
+		KUNIT_ASSERT_FAILURE(test, "no memory for a split frame");
+	}
+	KUNIT_ASSERT_LE(test, lin->len - head, PAGE_SIZE);
+	skb_put_data(skb, lin->data, head);
+	memcpy(page_address(page), lin->data + head, lin->len - head);
+	skb_add_rx_frag(skb, 0, page, 0, lin->len - head, PAGE_SIZE);
+	kfree_skb(lin);
+	test->priv = skb;
+	return skb;
+}
+
 /* Build @f in an skb (freed by the suite's exit) and return it. */
 static struct sk_buff *nh_build(struct kunit *test, const struct nh_frame *f)
 {
@@ -112,7 +138,7 @@ static struct sk_buff *nh_build(struct kunit *test, const struct nh_frame *f)
 	}
 	if (f->cut)
 		memcpy(skb->data, p, len - f->cut);
-	return skb;
+	return f->head ? nh_split(test, skb, f->head) : skb;
 }
 
 static void nh_exit(struct kunit *test)
@@ -342,6 +368,40 @@ static void data_valid_without_guest_csum_passes(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, v4net_hdr_check(nh_build(test, &f), &hdr, 0));
 }
 
+/* Headers that straddle the skb's head and its first fragment are pulled, then checked. */
+static void true_headers_in_a_fragment_pass(struct kunit *test)
+{
+	struct nh_frame v6 = { .ipv6 = true, .vlan = true, .hop_by_hop = true,
+			       .proto = IPPROTO_TCP, .doff = 15, .payload = NH_PAYLOAD,
+			       .head = 40 };
+	struct virtio_net_hdr hdr = nh_tso(&v6);
+	struct sk_buff *skb = nh_build(test, &v6);
+
+	KUNIT_ASSERT_TRUE(test, skb_is_nonlinear(skb));
+	nh_expect_applied(test, skb, &hdr, NH_ALL);
+}
+
+static void lies_in_a_fragment_refused(struct kunit *test)
+{
+	static const struct nh_frame lies[] = {
+		{ .proto = IPPROTO_UDP, .payload = NH_PAYLOAD, .head = 20 },
+		{ .ipv6 = true, .vlan = true, .proto = IPPROTO_UDP, .payload = NH_PAYLOAD,
+		  .head = 60 },
+		{ .proto = IPPROTO_TCP, .doff = 15, .payload = 0, .cut = 20, .head = 40 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(lies); i++) {
+		struct virtio_net_hdr hdr = nh_tso(&lies[i]);
+		struct sk_buff *skb = nh_build(test, &lies[i]);
+
+		KUNIT_EXPECT_TRUE_MSG(test, skb_is_nonlinear(skb), "lie %u", i);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, v4net_hdr_check(skb, &hdr, NH_ALL), "lie %u", i);
+		kfree_skb(skb);
+		test->priv = NULL;
+	}
+}
+
 static struct kunit_case virtio4_net_hdr_cases[] = {
 	KUNIT_CASE(true_tso_headers_pass),
 	KUNIT_CASE(true_tso6_header_with_vlan_passes),
@@ -357,6 +417,8 @@ static struct kunit_case virtio4_net_hdr_cases[] = {
 	KUNIT_CASE(what_was_not_negotiated_refused),
 	KUNIT_CASE(true_gro_headers_pass),
 	KUNIT_CASE(data_valid_without_guest_csum_passes),
+	KUNIT_CASE(true_headers_in_a_fragment_pass),
+	KUNIT_CASE(lies_in_a_fragment_refused),
 	{}
 };
 
