@@ -19,9 +19,15 @@
  * second NAPI under the transmit lock, called back only once most of what is
  * in flight has been sent (restart_delayed), or at once when the ring is full.
  *
- * Locking: the receive queue's operations run in its NAPI poll, or with
- * that NAPI disabled (open, refill work, remove). The transmit queue's run
- * under the netdev transmit lock (ndo_start_xmit and the transmit NAPI).
+ * Queue pairs: with VIRTIO_NET_F_MQ the device has several receive and
+ * transmit queues. The driver creates all of them and fills every receive
+ * queue, and tells the device how many pairs to use (one per CPU at first,
+ * ethtool -L later): the device receives on those only, spreading flows as
+ * it sees fit, and the stack sends on those only, each CPU on its own (XPS).
+ *
+ * Locking: a receive queue's operations run in its NAPI poll, or with
+ * that NAPI disabled (open, refill work, remove). A transmit queue's run
+ * under its netdev queue's transmit lock (ndo_start_xmit and its NAPI).
  * The refill work is scheduled only while refill_on is set (under
  * refill_lock): close clears it before it cancels the work and disables NAPI,
  * so a poll racing with close cannot queue a work that would then wait
@@ -85,32 +91,33 @@ static unsigned int v4net_rx_len(struct v4net *net)
 }
 
 /* Add one receive buffer of @buf's page fragment to @skb. */
-static void v4net_add_frag(struct v4net *net, struct sk_buff *skb, void *buf,
+static void v4net_add_frag(struct v4net_rq *rq, struct sk_buff *skb, void *buf,
 			   unsigned int offset, unsigned int len)
 {
 	struct page *page = virt_to_head_page(buf);
 
 	skb_add_rx_frag(skb, skb_shinfo(skb)->nr_frags, page,
-			buf - page_address(page) + offset, len, net->rx_len);
+			buf - page_address(page) + offset, len, rq->net->rx_len);
 }
 
 /* Post receive buffers until the queue is full; false if memory ran out. */
-static bool v4net_refill(struct v4net *net, gfp_t gfp)
+static bool v4net_refill(struct v4net_rq *rq, gfp_t gfp)
 {
-	struct virtio4_queue *vq = net->rvq;
+	unsigned int len = rq->net->rx_len;
+	struct virtio4_queue *vq = rq->vq;
 	struct scatterlist sg;
 	bool ok = true;
 	void *buf;
 	int err;
 
 	while (vq->num_free) {
-		buf = page_frag_alloc(&net->rx_frags, net->rx_len, gfp | __GFP_NOWARN);
+		buf = page_frag_alloc(&rq->frags, len, gfp | __GFP_NOWARN);
 		if (!buf) {
-			v4net_count(&net->rx_stats, &net->rx_stats.alloc_failures, 1);
+			v4net_count(&rq->stats, &rq->stats.alloc_failures, 1);
 			ok = false;
 			break;
 		}
-		sg_init_one(&sg, buf, net->rx_len);
+		sg_init_one(&sg, buf, len);
 		err = vq->ops->add_buf(vq, &sg, 0, 1, buf);
 		if (err) {
 			skb_free_frag(buf);
@@ -121,7 +128,7 @@ static bool v4net_refill(struct v4net *net, gfp_t gfp)
 	return ok;
 }
 
-/* Retry the refill from process context after DELAY, unless closing. */
+/* Retry the refills from process context after DELAY, unless closing. */
 static void v4net_schedule_refill(struct v4net *net, unsigned long delay)
 {
 	spin_lock_bh(&net->refill_lock);
@@ -137,25 +144,29 @@ static void v4net_set_refill(struct v4net *net, bool on)
 	spin_unlock_bh(&net->refill_lock);
 }
 
+/* Every receive queue is refilled: a full one costs a look at num_free. */
 static void v4net_refill_work(struct work_struct *work)
 {
 	struct v4net *net = container_of(work, struct v4net, refill.work);
-	bool ok;
+	struct v4net_rq *rq;
+	bool ok = true;
 
-	napi_disable(&net->rx_napi);
-	ok = v4net_refill(net, GFP_KERNEL);
-	napi_enable(&net->rx_napi);
-	/* Buffers may have been used meanwhile, with callbacks off. */
-	napi_schedule(&net->rx_napi);
+	for (rq = net->rq; rq < net->rq + net->max_pairs; rq++) {
+		napi_disable(&rq->napi);
+		ok &= v4net_refill(rq, GFP_KERNEL);
+		napi_enable(&rq->napi);
+		/* Buffers may have been used meanwhile, with callbacks off. */
+		napi_schedule(&rq->napi);
+	}
 	if (!ok)
 		v4net_schedule_refill(net, HZ / 2);
 }
 
-static void v4net_drop(struct v4net *net, u64_stats_t *reason)
+static void v4net_drop(struct v4net_rq *rq, u64_stats_t *reason)
 {
-	v4net_count(&net->rx_stats, &net->rx_stats.drops, 1);
+	v4net_count(&rq->stats, &rq->stats.drops, 1);
 	if (reason)
-		v4net_count(&net->rx_stats, reason, 1);
+		v4net_count(&rq->stats, reason, 1);
 }
 
 /*
@@ -180,46 +191,46 @@ static bool v4net_apply_hdr(struct v4net *net, struct sk_buff *skb,
  * the payload they hold would be parsed as the next packets' headers and
  * frames (a remote sender could shape them). Counts what was drained.
  */
-static void v4net_drain(struct v4net *net, unsigned int n)
+static void v4net_drain(struct v4net_rq *rq, unsigned int n)
 {
-	struct virtio4_queue *vq = net->rvq;
+	struct virtio4_queue *vq = rq->vq;
 	unsigned int len;
 	void *buf;
 
 	for (; n && (buf = vq->ops->get_buf(vq, &len)); n--) {
 		skb_free_frag(buf);
-		v4net_count(&net->rx_stats, &net->rx_stats.drained, 1);
+		v4net_count(&rq->stats, &rq->stats.drained, 1);
 	}
 }
 
 /* Add the further buffers of a merged packet; false (skb freed) on a bad packet. */
-static bool v4net_merge(struct v4net *net, struct sk_buff *skb, u16 num_buffers)
+static bool v4net_merge(struct v4net_rq *rq, struct sk_buff *skb, u16 num_buffers)
 {
-	struct virtio4_queue *vq = net->rvq;
+	struct virtio4_queue *vq = rq->vq;
 	unsigned int len;
 	void *buf;
 
 	while (--num_buffers) {
 		if (skb_shinfo(skb)->nr_frags == MAX_SKB_FRAGS) {
 			/* More than a packet the MTU allows: drop all of it. */
-			v4net_drain(net, num_buffers);
+			v4net_drain(rq, num_buffers);
 			goto drop;
 		}
 		buf = vq->ops->get_buf(vq, &len);
 		if (!buf)
 			goto drop;	/* the device claimed more buffers than it used */
-		v4net_add_frag(net, skb, buf, 0, len);
+		v4net_add_frag(rq, skb, buf, 0, len);
 	}
 	return true;
 
 drop:
 	dev_kfree_skb(skb);
-	v4net_drop(net, &net->rx_stats.length_errors);
+	v4net_drop(rq, &rq->stats.length_errors);
 	return false;
 }
 
 /* Build an skb from a first buffer of @len bytes; NULL (buffer freed) if bad. */
-static struct sk_buff *v4net_build_skb(struct v4net *net, void *buf,
+static struct sk_buff *v4net_build_skb(struct v4net_rq *rq, void *buf,
 				       unsigned int len,
 				       struct virtio_net_hdr_mrg_rxbuf *hdr)
 {
@@ -228,51 +239,52 @@ static struct sk_buff *v4net_build_skb(struct v4net *net, void *buf,
 
 	if (len < v4net_hdr_len + ETH_HLEN) {
 		if (net_ratelimit())
-			netdev_warn(net->dev, "received frame of %u bytes is shorter than its headers: dropped\n",
+			netdev_warn(rq->net->dev, "received frame of %u bytes is shorter than its headers: dropped\n",
 				    len);
 		skb_free_frag(buf);
-		v4net_drop(net, &net->rx_stats.length_errors);
+		v4net_drop(rq, &rq->stats.length_errors);
 		return NULL;
 	}
 	memcpy(hdr, buf, v4net_hdr_len);
 	data_len = len - v4net_hdr_len;
 	copy = min(data_len, V4NET_COPY_LEN);
-	skb = napi_alloc_skb(&net->rx_napi, copy);
+	skb = napi_alloc_skb(&rq->napi, copy);
 	if (!skb) {
 		skb_free_frag(buf);
-		v4net_drop(net, NULL);
+		v4net_drop(rq, NULL);
 		return NULL;
 	}
 	skb_put_data(skb, buf + v4net_hdr_len, copy);
 	if (data_len > copy)
-		v4net_add_frag(net, skb, buf, v4net_hdr_len + copy, data_len - copy);
+		v4net_add_frag(rq, skb, buf, v4net_hdr_len + copy, data_len - copy);
 	else
 		skb_free_frag(buf);
 	return skb;
 }
 
-static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
+static void v4net_receive_one(struct v4net_rq *rq, void *buf, unsigned int len)
 {
 	struct virtio_net_hdr_mrg_rxbuf hdr;
+	struct v4net *net = rq->net;
 	struct sk_buff *skb;
 	u16 num_buffers = 1;
 
-	skb = v4net_build_skb(net, buf, len, &hdr);
+	skb = v4net_build_skb(rq, buf, len, &hdr);
 	if (!skb)
 		return;
 	if (net->mergeable) {
 		num_buffers = le16_to_cpu((__force __le16)hdr.num_buffers);
 		if (!num_buffers) {
 			dev_kfree_skb(skb);
-			v4net_drop(net, &net->rx_stats.frame_errors);
+			v4net_drop(rq, &rq->stats.frame_errors);
 			return;
 		}
 	}
-	if (!v4net_merge(net, skb, num_buffers))
+	if (!v4net_merge(rq, skb, num_buffers))
 		return;
 	if (!v4net_apply_hdr(net, skb, &hdr.hdr)) {
 		dev_kfree_skb(skb);
-		v4net_drop(net, &net->rx_stats.header_errors);
+		v4net_drop(rq, &rq->stats.header_errors);
 		return;
 	}
 	/* A partial checksum (NEEDS_CSUM) wins over DATA_VALID, as in Linux. */
@@ -280,12 +292,13 @@ static void v4net_receive_one(struct v4net *net, void *buf, unsigned int len)
 	    !(hdr.hdr.flags & VIRTIO_NET_HDR_F_NEEDS_CSUM))
 		skb->ip_summed = CHECKSUM_UNNECESSARY;
 	/* Bytes with the Ethernet header, as every driver counts them. */
-	u64_stats_update_begin(&net->rx_stats.syncp);
-	u64_stats_inc(&net->rx_stats.packets);
-	u64_stats_add(&net->rx_stats.bytes, skb->len);
-	u64_stats_update_end(&net->rx_stats.syncp);
+	u64_stats_update_begin(&rq->stats.syncp);
+	u64_stats_inc(&rq->stats.packets);
+	u64_stats_add(&rq->stats.bytes, skb->len);
+	u64_stats_update_end(&rq->stats.syncp);
+	skb_record_rx_queue(skb, rq->index);
 	skb->protocol = eth_type_trans(skb, net->dev);
-	napi_gro_receive(&net->rx_napi, skb);
+	napi_gro_receive(&rq->napi, skb);
 }
 
 /* Take the link down for good: the device broke a queue or needs a reset. */
@@ -299,32 +312,33 @@ static void v4net_give_up(struct v4net *net, const char *why)
 
 static int v4net_rx_poll(struct napi_struct *napi, int budget)
 {
-	struct v4net *net = container_of(napi, struct v4net, rx_napi);
-	struct virtio4_queue *vq = net->rvq;
+	struct v4net_rq *rq = container_of(napi, struct v4net_rq, napi);
+	struct virtio4_queue *vq = rq->vq;
 	unsigned int len;
 	int received = 0;
 	void *buf;
 
 	while (received < budget && (buf = vq->ops->get_buf(vq, &len))) {
-		v4net_receive_one(net, buf, len);
+		v4net_receive_one(rq, buf, len);
 		received++;
 	}
 	if (unlikely(READ_ONCE(vq->broken)))
-		v4net_give_up(net, "receive queue broken");
+		v4net_give_up(rq->net, "receive queue broken");
 	/* Refill in batches of a quarter of the ring. */
-	if (vq->num_free >= vq->num / 4 && !v4net_refill(net, GFP_ATOMIC))
-		v4net_schedule_refill(net, 0);
+	if (vq->num_free >= vq->num / 4 && !v4net_refill(rq, GFP_ATOMIC))
+		v4net_schedule_refill(rq->net, 0);
 	if (received < budget && napi_complete_done(napi, received) &&
 	    !vq->ops->restart(vq))
 		napi_schedule(napi);
 	return received;
 }
 
-/* Free the skbs the device has sent. Under the transmit lock. */
-static void v4net_reap_tx(struct v4net *net, int budget)
+/* Free the skbs the device has sent. Under the queue's transmit lock. */
+static void v4net_reap_tx(struct v4net_sq *sq, int budget)
 {
-	struct virtio4_queue *vq = net->svq;
+	struct netdev_queue *txq = netdev_get_tx_queue(sq->net->dev, sq->index);
 	unsigned int len, packets = 0, bytes = 0;
+	struct virtio4_queue *vq = sq->vq;
 	struct sk_buff *skb;
 
 	while ((skb = vq->ops->get_buf(vq, &len))) {
@@ -333,26 +347,26 @@ static void v4net_reap_tx(struct v4net *net, int budget)
 		napi_consume_skb(skb, budget);
 	}
 	if (unlikely(READ_ONCE(vq->broken)))
-		v4net_give_up(net, "transmit queue broken");
+		v4net_give_up(sq->net, "transmit queue broken");
 	if (!packets)
 		return;
-	u64_stats_update_begin(&net->tx_stats.syncp);
-	u64_stats_add(&net->tx_stats.packets, packets);
-	u64_stats_add(&net->tx_stats.bytes, bytes);
-	u64_stats_update_end(&net->tx_stats.syncp);
-	if (netif_queue_stopped(net->dev) && vq->num_free >= V4NET_TX_MIN_FREE)
-		netif_wake_queue(net->dev);
+	u64_stats_update_begin(&sq->stats.syncp);
+	u64_stats_add(&sq->stats.packets, packets);
+	u64_stats_add(&sq->stats.bytes, bytes);
+	u64_stats_update_end(&sq->stats.syncp);
+	if (netif_tx_queue_stopped(txq) && vq->num_free >= V4NET_TX_MIN_FREE)
+		netif_tx_wake_queue(txq);
 }
 
 static int v4net_tx_poll(struct napi_struct *napi, int budget)
 {
-	struct v4net *net = container_of(napi, struct v4net, tx_napi);
-	struct netdev_queue *txq = netdev_get_tx_queue(net->dev, 0);
+	struct v4net_sq *sq = container_of(napi, struct v4net_sq, napi);
+	struct netdev_queue *txq = netdev_get_tx_queue(sq->net->dev, sq->index);
 
 	__netif_tx_lock(txq, raw_smp_processor_id());
-	v4net_reap_tx(net, budget);
+	v4net_reap_tx(sq, budget);
 	/* At once: a stopped queue waits for this room (transmit delays it). */
-	if (napi_complete_done(napi, 0) && !net->svq->ops->restart(net->svq))
+	if (napi_complete_done(napi, 0) && !sq->vq->ops->restart(sq->vq))
 		napi_schedule(napi);
 	__netif_tx_unlock(txq);
 	return 0;
@@ -375,20 +389,20 @@ static bool v4net_schedule(struct virtio4_queue *vq, struct napi_struct *napi)
 
 static bool v4net_rx_done(struct virtio4_queue *vq)
 {
-	struct v4net *net = vq->priv;
+	struct v4net_rq *rq = vq->priv;
 
-	return v4net_schedule(vq, &net->rx_napi);
+	return v4net_schedule(vq, &rq->napi);
 }
 
 static bool v4net_tx_done(struct virtio4_queue *vq)
 {
-	struct v4net *net = vq->priv;
+	struct v4net_sq *sq = vq->priv;
 
-	return v4net_schedule(vq, &net->tx_napi);
+	return v4net_schedule(vq, &sq->napi);
 }
 
-/* The virtio header and the skb as one sg list (net->tx_sg); returns its length. */
-static int v4net_tx_map(struct v4net *net, struct sk_buff *skb)
+/* The virtio header and the skb as one sg list (sq->sg); returns its length. */
+static int v4net_tx_map(struct v4net_sq *sq, struct sk_buff *skb)
 {
 	struct v4net_tx_cb *cb = v4net_tx_cb(skb);
 	int n, err;
@@ -403,41 +417,44 @@ static int v4net_tx_map(struct v4net *net, struct sk_buff *skb)
 	 * of its own (a TCP clone shares its head, which must not be copied).
 	 */
 	cb->pushed = !skb_header_cloned(skb) && skb_headroom(skb) >= v4net_hdr_len;
-	sg_init_table(net->tx_sg, skb_shinfo(skb)->nr_frags + 2);
+	sg_init_table(sq->sg, skb_shinfo(skb)->nr_frags + 2);
 	if (cb->pushed) {
 		memcpy(skb_push(skb, v4net_hdr_len), &cb->hdr, v4net_hdr_len);
-		return skb_to_sgvec(skb, net->tx_sg, 0, skb->len);
+		return skb_to_sgvec(skb, sq->sg, 0, skb->len);
 	}
-	sg_set_buf(net->tx_sg, &cb->hdr, v4net_hdr_len);
-	n = skb_to_sgvec(skb, net->tx_sg + 1, 0, skb->len);
+	sg_set_buf(sq->sg, &cb->hdr, v4net_hdr_len);
+	n = skb_to_sgvec(skb, sq->sg + 1, 0, skb->len);
 	return n < 0 ? n : n + 1;
 }
 
 static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
 {
 	struct v4net *net = netdev_priv(dev);
-	struct virtio4_queue *vq = net->svq;
+	unsigned int index = skb_get_queue_mapping(skb);
+	struct netdev_queue *txq = netdev_get_tx_queue(dev, index);
+	struct v4net_sq *sq = &net->sq[index];
+	struct virtio4_queue *vq = sq->vq;
 	bool kick = !netdev_xmit_more();
 	int n, err;
 
 	/* Free what the device has sent already: room before it is needed. */
-	v4net_reap_tx(net, 0);
-	n = v4net_tx_map(net, skb);
-	err = n < 0 ? n : vq->ops->add_buf(vq, net->tx_sg, n, 0, skb);
+	v4net_reap_tx(sq, 0);
+	n = v4net_tx_map(sq, skb);
+	err = n < 0 ? n : vq->ops->add_buf(vq, sq->sg, n, 0, skb);
 	if (unlikely(err)) {
-		v4net_count(&net->tx_stats, &net->tx_stats.drops, 1);
+		v4net_count(&sq->stats, &sq->stats.drops, 1);
 		dev_kfree_skb_any(skb);
 		kick = true;
 	}
 	if (vq->num_free < V4NET_TX_MIN_FREE) {
-		netif_stop_queue(dev);
+		netif_tx_stop_queue(txq);
 		kick = true;
 		/* Completions may already be waiting: make sure NAPI reaps them. */
 		if (!vq->ops->restart(vq))
-			napi_schedule(&net->tx_napi);
+			napi_schedule(&sq->napi);
 	} else if (kick && !vq->ops->restart_delayed(vq)) {
 		/* Most of what is in flight is sent already. */
-		napi_schedule(&net->tx_napi);
+		napi_schedule(&sq->napi);
 	}
 	if (kick)
 		vq->ops->sync(vq);
@@ -447,28 +464,37 @@ static netdev_tx_t v4net_xmit(struct sk_buff *skb, struct net_device *dev)
 static int v4net_open(struct net_device *dev)
 {
 	struct v4net *net = netdev_priv(dev);
+	bool ok = true;
+	unsigned int i;
 
 	v4net_set_refill(net, true);
-	if (!v4net_refill(net, GFP_KERNEL))
+	for (i = 0; i < net->max_pairs; i++)
+		ok &= v4net_refill(&net->rq[i], GFP_KERNEL);
+	if (!ok)
 		v4net_schedule_refill(net, 0);
-	napi_enable(&net->rx_napi);
-	napi_enable(&net->tx_napi);
-	/* Collect what arrived while down, and turn callbacks back on. */
-	napi_schedule(&net->rx_napi);
-	napi_schedule(&net->tx_napi);
-	netif_start_queue(dev);
+	for (i = 0; i < net->max_pairs; i++) {
+		napi_enable(&net->rq[i].napi);
+		napi_enable(&net->sq[i].napi);
+		/* Collect what arrived while down, and turn callbacks back on. */
+		napi_schedule(&net->rq[i].napi);
+		napi_schedule(&net->sq[i].napi);
+	}
+	netif_tx_start_all_queues(dev);
 	return 0;
 }
 
 static int v4net_close(struct net_device *dev)
 {
 	struct v4net *net = netdev_priv(dev);
+	unsigned int i;
 
-	netif_stop_queue(dev);
+	netif_tx_disable(dev);
 	v4net_set_refill(net, false);
 	cancel_delayed_work_sync(&net->refill);
-	napi_disable(&net->rx_napi);
-	napi_disable(&net->tx_napi);
+	for (i = 0; i < net->max_pairs; i++) {
+		napi_disable(&net->rq[i].napi);
+		napi_disable(&net->sq[i].napi);
+	}
 	return 0;
 }
 
@@ -497,19 +523,29 @@ static u64 v4net_read_stat(struct v4net_stats *s, u64_stats_t *field)
 	return value;
 }
 
+/* Every queue's counters summed, the pairs not in use too (they keep theirs). */
 static void v4net_get_stats64(struct net_device *dev,
 			      struct rtnl_link_stats64 *stats)
 {
 	struct v4net *net = netdev_priv(dev);
-	struct v4net_stats *rx = &net->rx_stats;
+	u64 packets, bytes, drops;
+	struct v4net_stats *s;
+	unsigned int i;
 
-	v4net_read_stats(rx, &stats->rx_packets, &stats->rx_bytes,
-			 &stats->rx_dropped);
-	v4net_read_stats(&net->tx_stats, &stats->tx_packets, &stats->tx_bytes,
-			 &stats->tx_dropped);
-	stats->rx_length_errors = v4net_read_stat(rx, &rx->length_errors);
-	stats->rx_frame_errors = v4net_read_stat(rx, &rx->frame_errors) +
-				 v4net_read_stat(rx, &rx->header_errors);
+	for (i = 0; i < net->max_pairs; i++) {
+		s = &net->rq[i].stats;
+		v4net_read_stats(s, &packets, &bytes, &drops);
+		stats->rx_packets += packets;
+		stats->rx_bytes += bytes;
+		stats->rx_dropped += drops;
+		stats->rx_length_errors += v4net_read_stat(s, &s->length_errors);
+		stats->rx_frame_errors += v4net_read_stat(s, &s->frame_errors) +
+					  v4net_read_stat(s, &s->header_errors);
+		v4net_read_stats(&net->sq[i].stats, &packets, &bytes, &drops);
+		stats->tx_packets += packets;
+		stats->tx_bytes += bytes;
+		stats->tx_dropped += drops;
+	}
 	stats->rx_errors = stats->rx_length_errors + stats->rx_frame_errors;
 }
 
@@ -525,50 +561,88 @@ static const struct net_device_ops v4net_netdev_ops = {
 	.ndo_vlan_rx_kill_vid	= v4net_vlan_kill,
 };
 
-/* rx0_frame_errors counts rx0_header_errors too (as rx_frame_errors does). */
-static const char v4net_stat_names[][ETH_GSTRING_LEN] = {
-	"rx0_packets", "rx0_bytes", "rx0_drops", "rx0_length_errors",
-	"rx0_frame_errors", "rx0_header_errors", "rx0_alloc_failures", "rx0_drained", "rx0_kicks",
-	"rx0_interrupts", "rx0_ring_free",
-	"tx0_packets", "tx0_bytes", "tx0_drops", "tx0_kicks", "tx0_interrupts",
-	"tx0_ring_free", "ctrl_commands", "ctrl_errors", "announces",
+/*
+ * ethtool -S: each receive queue's counters (rxN_frame_errors counts
+ * rxN_header_errors too, as rx_frame_errors does), each transmit queue's,
+ * then the control queue's.
+ */
+static const char v4net_rx_stat_names[][ETH_GSTRING_LEN] = {
+	"packets", "bytes", "drops", "length_errors", "frame_errors", "header_errors",
+	"alloc_failures", "drained", "kicks", "interrupts", "ring_free",
+};
+
+static const char v4net_tx_stat_names[][ETH_GSTRING_LEN] = {
+	"packets", "bytes", "drops", "kicks", "interrupts", "ring_free",
+};
+
+static const char v4net_ctrl_stat_names[][ETH_GSTRING_LEN] = {
+	"ctrl_commands", "ctrl_errors", "announces",
 };
 
 static int v4net_get_sset_count(struct net_device *dev, int sset)
 {
-	return sset == ETH_SS_STATS ? ARRAY_SIZE(v4net_stat_names) : -EOPNOTSUPP;
+	struct v4net *net = netdev_priv(dev);
+
+	if (sset != ETH_SS_STATS)
+		return -EOPNOTSUPP;
+	return net->max_pairs * (ARRAY_SIZE(v4net_rx_stat_names) +
+				 ARRAY_SIZE(v4net_tx_stat_names)) +
+	       ARRAY_SIZE(v4net_ctrl_stat_names);
 }
 
 static void v4net_get_strings(struct net_device *dev, u32 sset, u8 *data)
 {
-	if (sset == ETH_SS_STATS)
-		memcpy(data, v4net_stat_names, sizeof(v4net_stat_names));
+	struct v4net *net = netdev_priv(dev);
+	unsigned int i, j;
+
+	if (sset != ETH_SS_STATS)
+		return;
+	for (i = 0; i < net->max_pairs; i++)
+		for (j = 0; j < ARRAY_SIZE(v4net_rx_stat_names); j++)
+			ethtool_sprintf(&data, "rx%u_%s", i, v4net_rx_stat_names[j]);
+	for (i = 0; i < net->max_pairs; i++)
+		for (j = 0; j < ARRAY_SIZE(v4net_tx_stat_names); j++)
+			ethtool_sprintf(&data, "tx%u_%s", i, v4net_tx_stat_names[j]);
+	memcpy(data, v4net_ctrl_stat_names, sizeof(v4net_ctrl_stat_names));
+}
+
+/* One receive queue's counters, in the order of v4net_rx_stat_names. */
+static u64 *v4net_rx_stats(struct v4net_rq *rq, u64 *data)
+{
+	struct v4net_stats *s = &rq->stats;
+
+	v4net_read_stats(s, &data[0], &data[1], &data[2]);
+	data[3] = v4net_read_stat(s, &s->length_errors);
+	data[5] = v4net_read_stat(s, &s->header_errors);
+	data[4] = v4net_read_stat(s, &s->frame_errors) + data[5];
+	data[6] = v4net_read_stat(s, &s->alloc_failures);
+	data[7] = v4net_read_stat(s, &s->drained);
+	data[8] = READ_ONCE(rq->vq->kicks);
+	data[9] = READ_ONCE(rq->vq->interrupts);
+	data[10] = READ_ONCE(rq->vq->num_free);
+	return data + ARRAY_SIZE(v4net_rx_stat_names);
+}
+
+/* One transmit queue's counters, in the order of v4net_tx_stat_names. */
+static u64 *v4net_tx_stats(struct v4net_sq *sq, u64 *data)
+{
+	v4net_read_stats(&sq->stats, &data[0], &data[1], &data[2]);
+	data[3] = READ_ONCE(sq->vq->kicks);
+	data[4] = READ_ONCE(sq->vq->interrupts);
+	data[5] = READ_ONCE(sq->vq->num_free);
+	return data + ARRAY_SIZE(v4net_tx_stat_names);
 }
 
 static void v4net_get_ethtool_stats(struct net_device *dev,
 				    struct ethtool_stats *stats, u64 *data)
 {
 	struct v4net *net = netdev_priv(dev);
-	struct rtnl_link_stats64 s = {};
+	unsigned int i;
 
-	v4net_get_stats64(dev, &s);
-	*data++ = s.rx_packets;
-	*data++ = s.rx_bytes;
-	*data++ = s.rx_dropped;
-	*data++ = s.rx_length_errors;
-	*data++ = s.rx_frame_errors;
-	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.header_errors);
-	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.alloc_failures);
-	*data++ = v4net_read_stat(&net->rx_stats, &net->rx_stats.drained);
-	*data++ = READ_ONCE(net->rvq->kicks);
-	*data++ = READ_ONCE(net->rvq->interrupts);
-	*data++ = READ_ONCE(net->rvq->num_free);
-	*data++ = s.tx_packets;
-	*data++ = s.tx_bytes;
-	*data++ = s.tx_dropped;
-	*data++ = READ_ONCE(net->svq->kicks);
-	*data++ = READ_ONCE(net->svq->interrupts);
-	*data++ = READ_ONCE(net->svq->num_free);
+	for (i = 0; i < net->max_pairs; i++)
+		data = v4net_rx_stats(&net->rq[i], data);
+	for (i = 0; i < net->max_pairs; i++)
+		data = v4net_tx_stats(&net->sq[i], data);
 	*data++ = READ_ONCE(net->ctrl_commands);
 	*data++ = READ_ONCE(net->ctrl_errors);
 	*data++ = READ_ONCE(net->announces);
@@ -590,10 +664,10 @@ static void v4net_get_ringparam(struct net_device *dev,
 {
 	struct v4net *net = netdev_priv(dev);
 
-	ring->rx_max_pending = net->rvq->num;
-	ring->tx_max_pending = net->svq->num;
-	ring->rx_pending = net->rvq->num;
-	ring->tx_pending = net->svq->num;
+	ring->rx_max_pending = net->rq[0].vq->num;
+	ring->tx_max_pending = net->sq[0].vq->num;
+	ring->rx_pending = net->rq[0].vq->num;
+	ring->tx_pending = net->sq[0].vq->num;
 }
 
 static int v4net_set_ringparam(struct net_device *dev,
@@ -603,7 +677,8 @@ static int v4net_set_ringparam(struct net_device *dev,
 {
 	struct v4net *net = netdev_priv(dev);
 
-	if (ring->rx_pending != net->rvq->num || ring->tx_pending != net->svq->num ||
+	if (ring->rx_pending != net->rq[0].vq->num ||
+	    ring->tx_pending != net->sq[0].vq->num ||
 	    ring->rx_mini_pending || ring->rx_jumbo_pending) {
 		NL_SET_ERR_MSG(extack, "ring sizes are fixed by the device");
 		return -EINVAL;
@@ -611,11 +686,75 @@ static int v4net_set_ringparam(struct net_device *dev,
 	return 0;
 }
 
+static void v4net_get_channels(struct net_device *dev,
+			       struct ethtool_channels *ch)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	ch->max_combined = net->max_pairs;
+	ch->combined_count = net->pairs;
+}
+
+/*
+ * Each CPU sends on the pair of its number modulo the pairs in use (XPS), so
+ * that a flow's packets stay on one queue and the queues share the CPUs.
+ */
+static void v4net_set_xps(struct v4net *net)
+{
+	cpumask_var_t mask;
+	unsigned int i, cpu;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return;		/* then the stack spreads flows by hash */
+	for (i = 0; i < net->pairs; i++) {
+		cpumask_clear(mask);
+		for_each_online_cpu(cpu)
+			if (cpu % net->pairs == i)
+				cpumask_set_cpu(cpu, mask);
+		netif_set_xps_queue(net->dev, mask, i);
+	}
+	free_cpumask_var(mask);
+}
+
+/* Use @pairs queue pairs: the device first, then the stack. Under RTNL. */
+static int v4net_set_pairs(struct v4net *net, unsigned int pairs)
+{
+	int err;
+
+	if (virtio4_has_feature(net->vdev, VIRTIO_NET_F_MQ)) {
+		err = v4net_ctrl_set_pairs(net, pairs);
+		if (err)
+			return err;
+	}
+	net->pairs = pairs;
+	err = netif_set_real_num_tx_queues(net->dev, pairs) ?:
+	      netif_set_real_num_rx_queues(net->dev, pairs);
+	if (err)
+		return err;
+	v4net_set_xps(net);
+	return 0;
+}
+
+static int v4net_set_channels(struct net_device *dev,
+			      struct ethtool_channels *ch)
+{
+	struct v4net *net = netdev_priv(dev);
+
+	if (ch->rx_count || ch->tx_count || ch->other_count ||
+	    !ch->combined_count || ch->combined_count > net->max_pairs)
+		return -EINVAL;
+	if (ch->combined_count == net->pairs)
+		return 0;
+	return v4net_set_pairs(net, ch->combined_count);
+}
+
 static const struct ethtool_ops v4net_ethtool_ops = {
 	.get_drvinfo		= v4net_get_drvinfo,
 	.get_link		= ethtool_op_get_link,
 	.get_ringparam		= v4net_get_ringparam,
 	.set_ringparam		= v4net_set_ringparam,
+	.get_channels		= v4net_get_channels,
+	.set_channels		= v4net_set_channels,
 	.get_sset_count		= v4net_get_sset_count,
 	.get_strings		= v4net_get_strings,
 	.get_ethtool_stats	= v4net_get_ethtool_stats,
@@ -718,75 +857,186 @@ static int v4net_validate(struct virtio4_device *vdev)
 	return 0;
 }
 
-/* Receive, transmit and, with CTRL_VQ, the control queue (index 2 with one pair). */
+/*
+ * The queue pairs the device has: max_virtqueue_pairs with VIRTIO_NET_F_MQ,
+ * else 1. A value outside the spec's range gets one log line and 1.
+ */
+static unsigned int v4net_device_pairs(struct virtio4_device *vdev)
+{
+	u16 pairs;
+
+	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_MQ))
+		return 1;
+	pairs = virtio4_cread16(vdev, v4net_cfg(max_virtqueue_pairs));
+	if (pairs >= VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MIN && pairs <= VIRTIO_NET_CTRL_MQ_VQ_PAIRS_MAX)
+		return pairs;
+	dev_err(&vdev->dev, "ignoring bad max_virtqueue_pairs %u: one queue pair\n", pairs);
+	return 1;
+}
+
+/* The queue structures of @net->max_pairs pairs; 0 or -ENOMEM. */
+static int v4net_alloc_queues(struct v4net *net)
+{
+	unsigned int i;
+
+	net->rq = kcalloc(net->max_pairs, sizeof(*net->rq), GFP_KERNEL);
+	net->sq = kcalloc(net->max_pairs, sizeof(*net->sq), GFP_KERNEL);
+	if (!net->rq || !net->sq)
+		return -ENOMEM;
+	for (i = 0; i < net->max_pairs; i++) {
+		net->rq[i].net = net;
+		net->rq[i].index = i;
+		u64_stats_init(&net->rq[i].stats.syncp);
+		snprintf(net->rq[i].name, sizeof(net->rq[i].name), "rx%u", i);
+		net->sq[i].net = net;
+		net->sq[i].index = i;
+		u64_stats_init(&net->sq[i].stats.syncp);
+		snprintf(net->sq[i].name, sizeof(net->sq[i].name), "tx%u", i);
+	}
+	return 0;
+}
+
+/*
+ * Queue 2N receives on pair N, 2N + 1 transmits; with CTRL_VQ the control
+ * queue comes after every pair the device has.
+ */
 static int v4net_init_vqs(struct v4net *net)
 {
-	virtio4_callback_t *callbacks[] = { v4net_rx_done, v4net_tx_done, v4net_ctrl_done };
-	static const char * const names[] = { "rx0", "tx0", "ctrl" };
-	unsigned int i, n = virtio4_has_feature(net->vdev, VIRTIO_NET_F_CTRL_VQ) ? 3 : 2;
-	struct virtio4_queue *vqs[3] = {};
-	int err;
+	bool ctrl = virtio4_has_feature(net->vdev, VIRTIO_NET_F_CTRL_VQ);
+	unsigned int i, n = 2 * net->max_pairs + ctrl;
+	virtio4_callback_t **callbacks;
+	struct virtio4_queue **vqs;
+	const char **names;
+	int err = -ENOMEM;
 
+	vqs = kcalloc(n, sizeof(*vqs), GFP_KERNEL);
+	callbacks = kcalloc(n, sizeof(*callbacks), GFP_KERNEL);
+	names = kcalloc(n, sizeof(*names), GFP_KERNEL);
+	if (!vqs || !callbacks || !names)
+		goto out;
+	for (i = 0; i < net->max_pairs; i++) {
+		callbacks[2 * i] = v4net_rx_done;
+		names[2 * i] = net->rq[i].name;
+		callbacks[2 * i + 1] = v4net_tx_done;
+		names[2 * i + 1] = net->sq[i].name;
+	}
+	if (ctrl) {
+		callbacks[n - 1] = v4net_ctrl_done;
+		names[n - 1] = "ctrl";
+	}
 	err = net->vdev->config->find_vqs(net->vdev, n, vqs, callbacks, names, NULL);
 	if (err)
-		return err;
-	for (i = 0; i < n; i++)
-		vqs[i]->priv = net;
-	net->rvq = vqs[0];
-	net->svq = vqs[1];
-	net->cvq = vqs[2];
-	return 0;
+		goto out;
+	for (i = 0; i < net->max_pairs; i++) {
+		net->rq[i].vq = vqs[2 * i];
+		net->rq[i].vq->priv = &net->rq[i];
+		net->sq[i].vq = vqs[2 * i + 1];
+		net->sq[i].vq->priv = &net->sq[i];
+	}
+	if (ctrl) {
+		net->cvq = vqs[n - 1];
+		net->cvq->priv = net;
+	}
+out:
+	kfree(names);
+	kfree(callbacks);
+	kfree(vqs);
+	return err;
 }
 
 /* After a reset: give back every buffer still posted. */
 static void v4net_free_buffers(struct v4net *net)
 {
+	struct page_frag_cache *frags;
 	struct sk_buff *skb;
+	unsigned int i;
 	void *buf;
 
-	while ((buf = net->rvq->ops->detach_unused(net->rvq)))
-		skb_free_frag(buf);
-	while ((skb = net->svq->ops->detach_unused(net->svq)))
-		dev_kfree_skb(skb);
-	v4net_ctrl_free_buffers(net);
-	if (net->rx_frags.va) {
-		__page_frag_cache_drain(virt_to_head_page(net->rx_frags.va),
-					net->rx_frags.pagecnt_bias);
-		net->rx_frags.va = NULL;
+	for (i = 0; i < net->max_pairs; i++) {
+		while ((buf = net->rq[i].vq->ops->detach_unused(net->rq[i].vq)))
+			skb_free_frag(buf);
+		while ((skb = net->sq[i].vq->ops->detach_unused(net->sq[i].vq)))
+			dev_kfree_skb(skb);
+		frags = &net->rq[i].frags;
+		if (frags->va) {
+			__page_frag_cache_drain(virt_to_head_page(frags->va),
+						frags->pagecnt_bias);
+			frags->va = NULL;
+		}
 	}
+	v4net_ctrl_free_buffers(net);
+}
+
+/* Their NAPIs leave the netdev first: free_netdev() would walk freed memory. */
+static void v4net_free_queues(struct v4net *net)
+{
+	unsigned int i;
+
+	for (i = 0; net->rq && net->sq && i < net->max_pairs; i++) {
+		netif_napi_del(&net->rq[i].napi);
+		netif_napi_del(&net->sq[i].napi);
+	}
+	kfree(net->rq);
+	kfree(net->sq);
+}
+
+/* One pair per CPU, as many as the device has; told to it once it runs. */
+static void v4net_start_pairs(struct v4net *net)
+{
+	unsigned int pairs = min(net->max_pairs, num_online_cpus());
+	int err;
+
+	if (pairs == 1)
+		return;
+	rtnl_lock();
+	err = v4net_set_pairs(net, pairs);
+	rtnl_unlock();
+	if (err)
+		netdev_warn(net->dev, "using one queue pair of %u: %pe\n", net->max_pairs,
+			    ERR_PTR(err));
 }
 
 static int v4net_probe(struct virtio4_device *vdev)
 {
+	unsigned int i, max_pairs = v4net_device_pairs(vdev);
 	struct net_device *dev;
 	struct v4net *net;
 	int err;
 
-	dev = alloc_etherdev(sizeof(*net));
+	dev = alloc_etherdev_mq(sizeof(*net), max_pairs);
 	if (!dev)
 		return -ENOMEM;
 	SET_NETDEV_DEV(dev, &vdev->dev);
 	net = netdev_priv(dev);
 	net->vdev = vdev;
 	net->dev = dev;
+	net->max_pairs = max_pairs;
+	net->pairs = 1;
 	vdev->priv = net;
-	u64_stats_init(&net->rx_stats.syncp);
-	u64_stats_init(&net->tx_stats.syncp);
 	INIT_DELAYED_WORK(&net->refill, v4net_refill_work);
 	spin_lock_init(&net->refill_lock);
 	v4net_ctrl_init(net);
 	net->mergeable = virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF);
 	net->rx_len = v4net_rx_len(net);
+	err = v4net_alloc_queues(net);
+	if (err)
+		goto err_free;
 	err = v4net_init_vqs(net);
 	if (err)
 		goto err_free;
 	v4net_setup_netdev(net);
-	netif_napi_add(dev, &net->rx_napi, v4net_rx_poll);
-	netif_napi_add_tx(dev, &net->tx_napi, v4net_tx_poll);
+	for (i = 0; i < max_pairs; i++) {
+		netif_napi_add(dev, &net->rq[i].napi, v4net_rx_poll);
+		netif_napi_add_tx(dev, &net->sq[i].napi, v4net_tx_poll);
+	}
+	/* The device uses one pair until told otherwise. */
+	netif_set_real_num_tx_queues(dev, 1);
+	netif_set_real_num_rx_queues(dev, 1);
 	virtio4_device_ready(vdev);
 	err = register_netdev(dev);
 	if (err)
 		goto err_reset;
+	v4net_start_pairs(net);
 	v4net_update_link(net);
 	return 0;
 
@@ -795,6 +1045,7 @@ err_reset:
 	v4net_free_buffers(net);
 	vdev->config->del_vqs(vdev);
 err_free:
+	v4net_free_queues(net);
 	free_netdev(dev);
 	return err;
 }
@@ -809,6 +1060,7 @@ static void v4net_remove(struct virtio4_device *vdev)
 	vdev->config->reset(vdev);
 	v4net_free_buffers(net);
 	vdev->config->del_vqs(vdev);
+	v4net_free_queues(net);
 	free_netdev(net->dev);
 }
 
@@ -823,7 +1075,7 @@ static const unsigned int v4net_features[] = {
 	VIRTIO_NET_F_GUEST_ECN, VIRTIO_NET_F_HOST_TSO4, VIRTIO_NET_F_HOST_TSO6,
 	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS, VIRTIO_NET_F_CTRL_VQ,
 	VIRTIO_NET_F_CTRL_RX, VIRTIO_NET_F_CTRL_VLAN, VIRTIO_NET_F_CTRL_MAC_ADDR,
-	VIRTIO_NET_F_GUEST_ANNOUNCE,
+	VIRTIO_NET_F_GUEST_ANNOUNCE, VIRTIO_NET_F_MQ,
 };
 
 static struct virtio4_driver v4net_driver = {

@@ -11,6 +11,8 @@
 #include <linux/workqueue.h>
 #include <virtio4/bus.h>
 
+struct v4net;
+
 #define V4NET_TX_MIN_FREE (MAX_SKB_FRAGS + 2)	/* room for the largest skb */
 
 /**
@@ -39,23 +41,62 @@ struct v4net_stats {
 };
 
 /**
+ * struct v4net_rq - one receive queue
+ * @vq: the queue.
+ * @napi: collects received packets and refills @vq.
+ * @frags: where receive buffers come from; used where @vq is.
+ * @stats: its counters.
+ * @net: the device.
+ * @index: the queue's number among the receive queues (rxN).
+ * @name: "rxN".
+ */
+struct v4net_rq {
+	struct virtio4_queue *vq;
+	struct napi_struct napi;
+	struct page_frag_cache frags;
+	struct v4net_stats stats;
+	struct v4net *net;
+	unsigned int index;
+	char name[8];
+};
+
+/**
+ * struct v4net_sq - one transmit queue
+ * @vq: the queue.
+ * @napi: reaps sent packets.
+ * @stats: its counters.
+ * @sg: the buffer being sent; under the queue's transmit lock.
+ * @net: the device.
+ * @index: the queue's number among the transmit queues (txN, the netdev
+ *	transmit queue of the same number).
+ * @name: "txN".
+ */
+struct v4net_sq {
+	struct virtio4_queue *vq;
+	struct napi_struct napi;
+	struct v4net_stats stats;
+	struct scatterlist sg[V4NET_TX_MIN_FREE];
+	struct v4net *net;
+	unsigned int index;
+	char name[8];
+};
+
+/**
  * struct v4net - one virtio-net device
  * @vdev: the device on the virtio4 bus.
  * @dev: its network interface.
- * @rvq: the receive queue.
- * @svq: the transmit queue.
+ * @rq: the receive queues, @max_pairs of them.
+ * @sq: the transmit queues, @max_pairs of them.
  * @cvq: the control queue, or NULL without VIRTIO_NET_F_CTRL_VQ.
- * @rx_napi: collects received packets and refills @rvq.
- * @tx_napi: reaps sent packets.
- * @refill: retries a refill that ran out of memory.
+ * @max_pairs: the queue pairs created: what the device offers
+ *	(VIRTIO_NET_F_MQ), at most one per CPU; 1 without MQ.
+ * @pairs: the pairs in use (ethtool -L); the device uses only these. Under
+ *	RTNL.
+ * @refill: retries the refills that ran out of memory.
  * @refill_lock: guards @refill_on.
  * @refill_on: @refill may be scheduled.
  * @mergeable: VIRTIO_NET_F_MRG_RXBUF is negotiated.
  * @rx_len: bytes in one receive buffer.
- * @rx_frags: where receive buffers come from; used where @rvq is.
- * @rx_stats: counters of @rvq.
- * @tx_stats: counters of @svq.
- * @tx_sg: the buffer being sent; under the transmit lock.
  * @dead: given up: the link stays down.
  * @ctrl_done: completed by @cvq's callback.
  *	(@ctrl_dead and the ctrl counters: under RTNL, one command at a time.)
@@ -69,20 +110,16 @@ struct v4net_stats {
 struct v4net {
 	struct virtio4_device *vdev;
 	struct net_device *dev;
-	struct virtio4_queue *rvq;
-	struct virtio4_queue *svq;
+	struct v4net_rq *rq;
+	struct v4net_sq *sq;
 	struct virtio4_queue *cvq;
-	struct napi_struct rx_napi;
-	struct napi_struct tx_napi;
+	unsigned int max_pairs;
+	unsigned int pairs;
 	struct delayed_work refill;
 	spinlock_t refill_lock;		/* guards refill_on */
 	bool refill_on;
 	bool mergeable;
 	unsigned int rx_len;
-	struct page_frag_cache rx_frags;
-	struct v4net_stats rx_stats;
-	struct v4net_stats tx_stats;
-	struct scatterlist tx_sg[V4NET_TX_MIN_FREE];
 	bool dead;
 	struct completion ctrl_done;
 	bool ctrl_dead;
@@ -105,5 +142,6 @@ void v4net_set_rx_mode(struct net_device *dev);
 int v4net_set_mac_address(struct net_device *dev, void *addr);
 int v4net_vlan_add(struct net_device *dev, __be16 proto, u16 vid);
 int v4net_vlan_kill(struct net_device *dev, __be16 proto, u16 vid);
+int v4net_ctrl_set_pairs(struct v4net *net, unsigned int pairs);
 
 #endif

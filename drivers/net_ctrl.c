@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The network driver's control queue (VIRTIO_NET_F_CTRL_VQ): the receive
+ * The network driver's control queue (VIRTIO_NET_F_CTRL_VQ): the queue pairs
+ * in use (VIRTIO_NET_F_MQ, ethtool -L), the receive
  * mode and address filters (CTRL_RX: promiscuous, all-multicast, the MAC
  * tables from the interface's unicast and multicast lists), the MAC address
  * (CTRL_MAC_ADDR), VLAN filters (CTRL_VLAN) and the announcement a device
@@ -64,7 +65,8 @@ void v4net_ctrl_validate(struct virtio4_device *vdev)
 		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_CTRL_RX) |
 				    BIT_ULL(VIRTIO_NET_F_CTRL_VLAN) |
 				    BIT_ULL(VIRTIO_NET_F_CTRL_MAC_ADDR) |
-				    BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE));
+				    BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE) |
+				    BIT_ULL(VIRTIO_NET_F_MQ));
 	/* The device asks for an announcement in its status field. */
 	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_STATUS))
 		vdev->features &= ~BIT_ULL(VIRTIO_NET_F_GUEST_ANNOUNCE);
@@ -308,6 +310,26 @@ int v4net_vlan_add(struct net_device *dev, __be16 proto, u16 vid)
 int v4net_vlan_kill(struct net_device *dev, __be16 proto, u16 vid)
 {
 	return v4net_vlan(dev, VIRTIO_NET_CTRL_VLAN_DEL, vid);
+}
+
+/**
+ * v4net_ctrl_set_pairs - have the device use @pairs queue pairs (VIRTIO_NET_F_MQ)
+ * @net: the device.
+ * @pairs: 1..net->max_pairs.
+ *
+ * Once the device answered, it receives on no queue above them.
+ *
+ * Context: process context, under RTNL.
+ * Return: 0 or -errno.
+ */
+int v4net_ctrl_set_pairs(struct v4net *net, unsigned int pairs)
+{
+	struct virtio_net_ctrl_mq mq = {
+		.virtqueue_pairs = (__force __virtio16)cpu_to_le16(pairs),
+	};
+
+	return v4net_ctrl(net, VIRTIO_NET_CTRL_MQ, VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET, &mq,
+			  sizeof(mq));
 }
 
 /**

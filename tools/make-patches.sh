@@ -236,8 +236,8 @@ kconfig "config VIRTIO4_NET
 	help
 	  virtio-net devices on the virtio4 bus: NAPI receive with mergeable
 	  buffers from a page fragment cache, checksum and TSO offloads when
-	  negotiated, a control queue for receive, MAC and VLAN filters,
-	  ethtool statistics per queue. A device that breaks a queue or asks
+	  negotiated, several queue pairs (ethtool -L), a control queue for
+	  receive, MAC and VLAN filters, ethtool statistics per queue. A device that breaks a queue or asks
 	  for a reset takes the link down for good.
 
 	  To compile it as a module, choose M here: the module will be
@@ -252,6 +252,7 @@ shorter than their header or with a bad num_buffers are dropped and
 counted, and so is a frame whose virtio-net header lies about it
 (net_hdr.c: flags or a GSO type not negotiated, a checksum outside the
 frame, a GSO frame that is not TCP), with one rate-limited line.
+With VIRTIO_NET_F_MQ, one queue pair per CPU (ethtool -L, XPS).
 The control queue (net_ctrl.c) carries the receive mode and MAC tables,
 VLAN filters, the MAC address and announcements; a command the device
 never answers fails after ctrl_timeout_ms instead of spinning."

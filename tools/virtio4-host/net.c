@@ -14,9 +14,18 @@
  * the checksum or cuts the frame into MTU-sized ones itself (offload.c).
  * SIGUSR1 prints what each device carried and did (net_stats), in both modes.
  *
+ * With --queues N (1..4) net-pair's devices offer N queue pairs
+ * (VIRTIO_NET_F_MQ with the control queue it needs): queue 2i receives and
+ * 2i + 1 transmits on pair i, queue 2N is the control queue, which takes
+ * VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET (1 pair after a reset) and refuses every
+ * other command. A frame is received on the pair its flow was given: each
+ * new TCP or UDP flow (by a hash of its addresses and ports) gets the next
+ * pair in use in turn, so that a few flows already cover every pair; other
+ * frames go to pair 0.
+ *
  * With --misbehave ctrl-silent the first device also offers a control queue
- * (queue 2: VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers
- * a command on it (ctrl_kept counts them).
+ * (VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers a command
+ * on it (ctrl_kept counts them).
  */
 #include <endian.h>
 #include <errno.h>
@@ -39,9 +48,8 @@
 #include "offload.h"
 
 #define NET_QUEUE_SIZE	256
-#define NET_RX		0
-#define NET_TX		1
-#define NET_CTRL	2
+#define NET_MAX_PAIRS	4
+#define NET_FLOWS	256	/* flows remembered, by hash */
 #define NET_MAX_FRAME	65550
 #define NET_BACKLOG	256
 #define NET_SPLIT	64	/* bytes of each buffer used with --misbehave split */
@@ -57,10 +65,27 @@ struct rxbuf {
 	uint32_t room;
 };
 
+/* One receive queue's buffers, in the order they were made available. */
+struct rxq {
+	struct rxbuf rx[NET_QUEUE_SIZE];
+	unsigned int head, count;
+};
+
+/* A flow's pair: the receive queue its frames go to. */
+struct flow {
+	uint32_t hash;
+	unsigned int pair;
+	bool used;
+};
+
 struct net {
 	struct vdev d;
-	struct rxbuf rx[NET_QUEUE_SIZE];
-	unsigned int rx_head, rx_count;
+	struct rxq rxq[NET_MAX_PAIRS];
+	unsigned int max_pairs;	/* offered: with --queues, VIRTIO_NET_F_MQ */
+	bool mq;
+	unsigned int pairs;	/* in use: VQ_PAIRS_SET, 1 after a reset */
+	struct flow flows[NET_FLOWS];
+	unsigned int next_pair;	/* the next new flow's */
 	bool offloads;		/* offered */
 	unsigned long delivered, dropped;
 	/* Received: large frames and partial checksums carried as they were sent, ... */
@@ -77,33 +102,41 @@ struct net {
 
 static volatile sig_atomic_t stats_asked;
 
-static void net_config(struct virtio4_host_create *c, unsigned int n, unsigned int mtu,
-		       bool offloads, bool ctrl)
+/* The control queue's number, or -1 without one. */
+static int net_ctrl_queue(const struct net *n)
 {
+	return n->mq || n->d.misbehave == MB_CTRL_SILENT ? (int)(2 * n->max_pairs) : -1;
+}
+
+static void net_config(struct virtio4_host_create *c, const struct net *net, unsigned int n,
+		       unsigned int mtu)
+{
+	unsigned int q;
 	struct virtio_net_config cfg = { 0 };
 
 	cfg.mac[0] = 0x02;	/* locally administered */
 	cfg.mac[4] = 0x04;
 	cfg.mac[5] = n + 1;
 	cfg.status = VIRTIO_NET_S_LINK_UP;
-	cfg.max_virtqueue_pairs = 1;
+	cfg.max_virtqueue_pairs = net->max_pairs;
 	cfg.mtu = mtu;
 	c->device_id = VIRTIO_ID_NET;
 	c->vendor_id = 0x34766976;	/* "viv4" */
 	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_MAC |
 		      1ULL << VIRTIO_NET_F_STATUS | 1ULL << VIRTIO_NET_F_MTU |
 		      1ULL << VIRTIO_NET_F_MRG_RXBUF;
-	if (offloads)
+	if (net->offloads)
 		c->features |= NET_OFFLOADS;
-	c->num_queues = 2;
-	c->queue_size[NET_RX] = NET_QUEUE_SIZE;
-	c->queue_size[NET_TX] = NET_QUEUE_SIZE;
-	if (ctrl) {
+	c->num_queues = 2 * net->max_pairs;
+	for (q = 0; q < c->num_queues; q++)
+		c->queue_size[q] = NET_QUEUE_SIZE;
+	if (net->mq)
+		c->features |= 1ULL << VIRTIO_NET_F_MQ | 1ULL << VIRTIO_NET_F_CTRL_VQ;
+	if (net->d.misbehave == MB_CTRL_SILENT)
 		c->features |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_CTRL_RX |
 			       1ULL << VIRTIO_NET_F_CTRL_VLAN;
-		c->num_queues = 3;
-		c->queue_size[NET_CTRL] = 64;
-	}
+	if (net_ctrl_queue(net) >= 0)
+		c->queue_size[c->num_queues++] = 64;
 	c->config_len = sizeof(cfg);
 	memcpy(c->config, &cfg, sizeof(cfg));
 }
@@ -159,6 +192,48 @@ static void net_lie(const struct net *n, struct virtio_net_hdr_v1 *h,
 	}
 }
 
+/* FNV-1a over @len bytes at @p, on from @h. */
+static uint32_t net_fnv(uint32_t h, const unsigned char *p, unsigned int len)
+{
+	while (len--)
+		h = (h ^ *p++) * 16777619u;
+	return h;
+}
+
+/*
+ * The pair @frame is received on: its flow's, if it is a TCP or UDP frame
+ * over IPv4 or IPv6 (a new flow gets the next pair in use), else pair 0.
+ */
+static unsigned int net_rx_pair(struct net *n, const unsigned char *frame, uint32_t len)
+{
+	unsigned int l4, proto;
+	struct flow *f;
+	uint32_t hash;
+
+	if (n->pairs == 1 || len < 14)
+		return 0;
+	if (frame[12] == 0x08 && frame[13] == 0x00 && len >= 34) {
+		l4 = 14 + (frame[14] & 15) * 4;
+		proto = frame[23];
+		hash = net_fnv(2166136261u, frame + 26, 8);	/* addresses */
+	} else if (frame[12] == 0x86 && frame[13] == 0xdd && len >= 54) {
+		l4 = 54;
+		proto = frame[20];
+		hash = net_fnv(2166136261u, frame + 22, 32);
+	} else {
+		return 0;
+	}
+	if ((proto != 6 && proto != 17) || len < l4 + 4)
+		return 0;
+	hash = net_fnv(hash, frame + l4, 4);	/* ports */
+	f = &n->flows[hash % NET_FLOWS];
+	if (!f->used || f->hash != hash || f->pair >= n->pairs) {
+		*f = (struct flow){ .hash = hash, .pair = n->next_pair++ % n->pairs, .used = true };
+		n->next_pair %= n->pairs;
+	}
+	return f->pair;
+}
+
 /* Receive one frame (with its header) into @n's buffers; false if dropped. */
 static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 			const unsigned char *frame, uint32_t len)
@@ -166,12 +241,13 @@ static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 	bool mrg = n->d.features & (1ULL << VIRTIO_NET_F_MRG_RXBUF);
 	/* Split: as many buffers as a device may use, more than a frame needs. */
 	uint32_t most = n->d.misbehave == MB_SPLIT ? NET_SPLIT : UINT32_MAX;
+	unsigned int i, nbufs = 0, pair = net_rx_pair(n, frame, len);
 	struct virtio_net_hdr_v1 h = *hdr;
 	uint32_t total = sizeof(*hdr) + len, room = 0, off = 0;
-	unsigned int i, nbufs = 0;
+	struct rxq *q = &n->rxq[pair];
 
-	for (i = 0; i < n->rx_count && room < total; i++, nbufs++)
-		room += net_room(&n->rx[(n->rx_head + i) % NET_QUEUE_SIZE], most);
+	for (i = 0; i < q->count && room < total; i++, nbufs++)
+		room += net_room(&q->rx[(q->head + i) % NET_QUEUE_SIZE], most);
 	if (room < total || (nbufs > 1 && !mrg)) {
 		n->dropped++;
 		return false;
@@ -179,18 +255,53 @@ static bool net_deliver(struct net *n, const struct virtio_net_hdr_v1 *hdr,
 	h.num_buffers = nbufs;
 	net_lie(n, &h, frame, len);
 	for (i = 0; i < nbufs; i++) {
-		struct rxbuf *b = &n->rx[n->rx_head];
+		struct rxbuf *b = &q->rx[q->head];
 		uint32_t chunk = total - off < net_room(b, most) ? total - off : net_room(b, most);
 
-		net_copy(host_reserve(&n->d, NET_RX, b->token, chunk), off, chunk,
+		net_copy(host_reserve(&n->d, 2 * pair, b->token, chunk), off, chunk,
 			 &h, frame);
 		host_commit(&n->d);
 		off += chunk;
-		n->rx_head = (n->rx_head + 1) % NET_QUEUE_SIZE;
-		n->rx_count--;
+		q->head = (q->head + 1) % NET_QUEUE_SIZE;
+		q->count--;
 	}
 	n->delivered++;
 	return true;
+}
+
+/* A reset: every buffer is void, one pair is in use. */
+static void net_reset(struct net *n)
+{
+	unsigned int i;
+
+	for (i = 0; i < NET_MAX_PAIRS; i++)
+		n->rxq[i].count = 0;
+	n->pairs = 1;
+}
+
+/*
+ * A control command (@out_len bytes at @cmd): VQ_PAIRS_SET with 1..max_pairs
+ * is carried out, any other refused; ctrl-silent answers none.
+ */
+static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsigned char *cmd)
+{
+	uint8_t status = VIRTIO_NET_ERR;
+	uint16_t pairs;
+
+	if (n->d.misbehave == MB_CTRL_SILENT) {
+		n->ctrl_kept++;
+		return;
+	}
+	if (m->out_len == 4 && cmd[0] == VIRTIO_NET_CTRL_MQ &&
+	    cmd[1] == VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET) {
+		memcpy(&pairs, cmd + 2, 2);
+		pairs = le16toh(pairs);
+		if (pairs >= 1 && pairs <= n->max_pairs) {
+			n->pairs = pairs;
+			status = VIRTIO_NET_OK;
+		}
+	}
+	host_complete(&n->d, m->queue, m->token, &status, m->in_len ? 1 : 0);
 }
 
 /*
@@ -204,18 +315,20 @@ static void net_records(struct net *n,
 			void *to)
 {
 	const struct virtio4_host_msg *m;
+	struct rxq *q;
 	size_t pos = 0;
 
 	while ((m = host_next(&n->d, &pos))) {
 		if (m->type == VIRTIO4_HOST_MSG_STATUS) {
-			if (!m->out_len)	/* reset: every buffer is void */
-				n->rx_count = 0;
-		} else if (m->queue == NET_CTRL) {
-			n->ctrl_kept++;	/* ctrl-silent: never answered */
-		} else if (m->queue == NET_RX) {
-			if (n->rx_count == NET_QUEUE_SIZE)
+			if (!m->out_len)
+				net_reset(n);
+		} else if ((int)m->queue == net_ctrl_queue(n)) {
+			net_ctrl(n, m, (const unsigned char *)(m + 1));
+		} else if (m->queue % 2 == 0) {
+			q = &n->rxq[m->queue / 2];
+			if (q->count == NET_QUEUE_SIZE)
 				die("%s: more receive buffers than the queue holds", n->d.name);
-			n->rx[(n->rx_head + n->rx_count++) % NET_QUEUE_SIZE] =
+			q->rx[(q->head + q->count++) % NET_QUEUE_SIZE] =
 				(struct rxbuf){ m->token, m->in_len };
 		} else {
 			const struct virtio_net_hdr_v1 *h = (const void *)(m + 1);
@@ -223,7 +336,7 @@ static void net_records(struct net *n,
 			if (m->out_len >= sizeof(*h))
 				deliver(n, to, h, (const unsigned char *)(h + 1),
 					m->out_len - sizeof(*h));
-			host_complete(&n->d, NET_TX, m->token, NULL, 0);
+			host_complete(&n->d, m->queue, m->token, NULL, 0);
 		}
 	}
 }
@@ -376,8 +489,9 @@ static void net_stats(const struct net *n, unsigned int count)
 	for (i = 0; i < count; i++, n++) {
 		printf("%s: delivered %lu dropped %lu gso_carried %lu csum_carried %lu ",
 		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
-		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu ctrl_kept %lu\n",
+		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu ctrl_kept %lu ",
 		       n->segmented, n->checksummed, n->bad_header, n->tap_gso, n->ctrl_kept);
+		printf("pairs %u\n", n->pairs);
 	}
 	fflush(stdout);
 }
@@ -427,7 +541,8 @@ static void net_create(struct net *n, const char *name, unsigned int i,
 	struct virtio4_host_create c = { 0 };
 
 	n->d.name = name;
-	net_config(&c, i, mtu, n->offloads, n->d.misbehave == MB_CTRL_SILENT);
+	n->pairs = 1;
+	net_config(&c, n, i, mtu);
 	host_create(&n->d, &c);
 }
 
@@ -532,7 +647,7 @@ static void net_tap(struct net *n, const char *tap_name, unsigned int mtu)
 	for (;;) {
 		p[0] = (struct pollfd){ .fd = n->d.fd, .events = POLLIN };
 		/* Take frames from the TAP only when they can be received. */
-		p[1] = (struct pollfd){ .fd = tap.fd, .events = n->rx_count ? POLLIN : 0 };
+		p[1] = (struct pollfd){ .fd = tap.fd, .events = n->rxq[0].count ? POLLIN : 0 };
 		net_poll(p, 2, n, 1);
 		if (p[0].revents & POLLIN) {
 			host_read(&n->d, true);
@@ -560,13 +675,14 @@ static int net_offloads(struct net n[2], const char *list)
 
 static void net_usage(void)
 {
-	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--misbehave MODE[:N]]\n"
-	      "                             [-v]\n"
+	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--queues N]\n"
+	      "                             [--misbehave MODE[:N]] [-v]\n"
 	      "       virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] [-v]\n"
 	      "                            TAPNAME\n"
 	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
 	      "offered checksum and segmentation offload: in net-tap, the TAP then carries\n"
-	      "virtio-net headers and takes the offloads the device's driver negotiated)\n",
+	      "virtio-net headers and takes the offloads the device's driver negotiated;\n"
+	      "--queues N: 1..4 queue pairs offered, with VIRTIO_NET_F_MQ)\n",
 	      stderr);
 	exit(2);
 }
@@ -577,17 +693,21 @@ int net_main(int argc, char **argv)
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "misbehave", required_argument, NULL, 'm' },
 		{ "offloads", required_argument, NULL, 'O' },
+		{ "queues", required_argument, NULL, 'Q' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ }
 	};
 	bool tap = !strcmp(argv[0], "net-tap");
 	static struct net n[2];
 	unsigned int mtu = 1500;
+	long pairs = 0;		/* 0: no --queues, no MQ */
 	int o;
 
-	while ((o = getopt_long(argc, argv, "M:m:O:v", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "M:m:O:Q:v", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
+		else if (o == 'Q' && !tap)
+			pairs = strtol(optarg, NULL, 0) ?: -1;
 		else if (o == 'O' && !net_offloads(n, optarg) && (!tap || !n[1].offloads))
 			continue;
 		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
@@ -597,8 +717,13 @@ int net_main(int argc, char **argv)
 		else
 			net_usage();
 	}
-	if (mtu < 68 || mtu > 65535 || optind != argc - (tap ? 1 : 0))
+	if (mtu < 68 || mtu > 65535 || optind != argc - (tap ? 1 : 0) ||
+	    pairs < 0 || pairs > NET_MAX_PAIRS)
 		net_usage();
+	for (o = 0; o < 2; o++) {
+		n[o].max_pairs = pairs ?: 1;
+		n[o].mq = pairs;
+	}
 	net_signals();
 	if (tap)
 		net_tap(&n[0], argv[optind], mtu);
