@@ -296,7 +296,9 @@ static void v4net_receive_one(struct v4net_rq *rq, void *buf, unsigned int len)
 	u64_stats_inc(&rq->stats.packets);
 	u64_stats_add(&rq->stats.bytes, skb->len);
 	u64_stats_update_end(&rq->stats.syncp);
-	skb_record_rx_queue(skb, rq->index);
+	/* Not for a queue the stack no longer has (a hostile device, or pairs just cut). */
+	if (rq->index < READ_ONCE(net->dev->real_num_rx_queues))
+		skb_record_rx_queue(skb, rq->index);
 	skb->protocol = eth_type_trans(skb, net->dev);
 	napi_gro_receive(&rq->napi, skb);
 }
@@ -842,21 +844,6 @@ static void v4net_setup_netdev(struct v4net *net)
 	v4net_ctrl_setup_netdev(net);
 }
 
-static int v4net_validate(struct virtio4_device *vdev)
-{
-	/* Large receives need mergeable buffers: without them, no GUEST_TSO. */
-	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF))
-		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) |
-				    BIT_ULL(VIRTIO_NET_F_GUEST_TSO6) |
-				    BIT_ULL(VIRTIO_NET_F_GUEST_ECN));
-	/* Transmit offloads need checksum offload. */
-	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_CSUM))
-		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
-				    BIT_ULL(VIRTIO_NET_F_HOST_TSO6));
-	v4net_ctrl_validate(vdev);
-	return 0;
-}
-
 /*
  * The queue pairs the device has: max_virtqueue_pairs with VIRTIO_NET_F_MQ,
  * else 1. A value outside the spec's range gets one log line and 1.
@@ -872,6 +859,24 @@ static unsigned int v4net_device_pairs(struct virtio4_device *vdev)
 		return pairs;
 	dev_err(&vdev->dev, "ignoring bad max_virtqueue_pairs %u: one queue pair\n", pairs);
 	return 1;
+}
+
+static int v4net_validate(struct virtio4_device *vdev)
+{
+	/* Large receives need mergeable buffers: without them, no GUEST_TSO. */
+	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF))
+		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) |
+				    BIT_ULL(VIRTIO_NET_F_GUEST_TSO6) |
+				    BIT_ULL(VIRTIO_NET_F_GUEST_ECN));
+	/* Transmit offloads need checksum offload. */
+	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_CSUM))
+		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_HOST_TSO4) |
+				    BIT_ULL(VIRTIO_NET_F_HOST_TSO6));
+	v4net_ctrl_validate(vdev);
+	/* A bad pair count: no MQ, so that the control queue is where both expect it. */
+	if (v4net_device_pairs(vdev) == 1)
+		vdev->features &= ~BIT_ULL(VIRTIO_NET_F_MQ);
+	return 0;
 }
 
 /* The queue structures of @net->max_pairs pairs; 0 or -ENOMEM. */

@@ -159,7 +159,8 @@ static int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
 	}
 	buf->hdr.class = class;
 	buf->hdr.cmd = cmd;
-	memcpy(buf->data, data, len);
+	if (len)
+		memcpy(buf->data, data, len);
 	buf->status = VIRTIO_NET_ERR;
 	err = v4net_ctrl_send(net, buf, len);
 	if (err == -ETIMEDOUT)

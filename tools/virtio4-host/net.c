@@ -102,10 +102,12 @@ struct net {
 
 static volatile sig_atomic_t stats_asked;
 
-/* The control queue's number, or -1 without one. */
+/* The control queue's number (after every pair with MQ negotiated, else 2), or -1 without one. */
 static int net_ctrl_queue(const struct net *n)
 {
-	return n->mq || n->d.misbehave == MB_CTRL_SILENT ? (int)(2 * n->max_pairs) : -1;
+	if (!(n->d.features & (1ULL << VIRTIO_NET_F_CTRL_VQ)))
+		return -1;
+	return n->d.features & (1ULL << VIRTIO_NET_F_MQ) ? (int)(2 * n->max_pairs) : 2;
 }
 
 static void net_config(struct virtio4_host_create *c, const struct net *net, unsigned int n,
@@ -117,9 +119,9 @@ static void net_config(struct virtio4_host_create *c, const struct net *net, uns
 	cfg.mac[0] = 0x02;	/* locally administered */
 	cfg.mac[4] = 0x04;
 	cfg.mac[5] = n + 1;
-	cfg.status = VIRTIO_NET_S_LINK_UP;
-	cfg.max_virtqueue_pairs = net->max_pairs;
-	cfg.mtu = mtu;
+	cfg.status = htole16(VIRTIO_NET_S_LINK_UP);
+	cfg.max_virtqueue_pairs = htole16(net->max_pairs);
+	cfg.mtu = htole16(mtu);
 	c->device_id = VIRTIO_ID_NET;
 	c->vendor_id = 0x34766976;	/* "viv4" */
 	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_MAC |
@@ -135,7 +137,7 @@ static void net_config(struct virtio4_host_create *c, const struct net *net, uns
 	if (net->d.misbehave == MB_CTRL_SILENT)
 		c->features |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_CTRL_RX |
 			       1ULL << VIRTIO_NET_F_CTRL_VLAN;
-	if (net_ctrl_queue(net) >= 0)
+	if (c->features & (1ULL << VIRTIO_NET_F_CTRL_VQ))
 		c->queue_size[c->num_queues++] = 64;
 	c->config_len = sizeof(cfg);
 	memcpy(c->config, &cfg, sizeof(cfg));
@@ -227,7 +229,9 @@ static unsigned int net_rx_pair(struct net *n, const unsigned char *frame, uint3
 		return 0;
 	hash = net_fnv(hash, frame + l4, 4);	/* ports */
 	f = &n->flows[hash % NET_FLOWS];
-	if (!f->used || f->hash != hash || f->pair >= n->pairs) {
+	if (f->used && f->hash != hash)		/* a slot taken: by hash, not evicting */
+		return hash % n->pairs;
+	if (!f->used || f->pair >= n->pairs) {
 		*f = (struct flow){ .hash = hash, .pair = n->next_pair++ % n->pairs, .used = true };
 		n->next_pair %= n->pairs;
 	}
@@ -292,7 +296,8 @@ static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsi
 		n->ctrl_kept++;
 		return;
 	}
-	if (m->out_len == 4 && cmd[0] == VIRTIO_NET_CTRL_MQ &&
+	if (m->out_len == 4 && (n->d.features & (1ULL << VIRTIO_NET_F_MQ)) &&
+	    cmd[0] == VIRTIO_NET_CTRL_MQ &&
 	    cmd[1] == VIRTIO_NET_CTRL_MQ_VQ_PAIRS_SET) {
 		memcpy(&pairs, cmd + 2, 2);
 		pairs = le16toh(pairs);
