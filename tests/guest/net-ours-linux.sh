@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two guests across a wire, guest 0 on our driver, guest 1 on Linux's virtio_net:
 # 500 pings at 10 ms with no loss each way, full-size and jumbo frames (the device offers an MTU
-# of 9000), a 64 MiB TCP transfer each way (ours to Linux's, then Linux's to ours) whose sha256
+# of 9000), a 32 MiB TCP transfer each way (ours to Linux's, then Linux's to ours) whose sha256
 # matches on both ends, and iperf3 TCP both ways and UDP.
 # kernels: debug
 # (Interop runs on the debug kernel, where sanitizers watch; ours-to-ours also runs on stock.)

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Two guests across a wire, guest 0 on our driver, guest 1 on our driver:
 # 500 pings at 10 ms with no loss, full-size and jumbo frames (the device offers an MTU of
-# 9000), a 256 MiB TCP transfer (64 MiB on the slower debug kernel) whose sha256 matches on
+# 9000), a 256 MiB TCP transfer (32 MiB on the slower debug kernel) whose sha256 matches on
 # both ends, iperf3 TCP both ways and UDP; then ip -s link shows the packet counts ethtool -S does.
 # kernels: debug stock
 # guests: 2
