@@ -23,7 +23,8 @@
  * transmit queues. The driver creates all of them and fills every receive
  * queue, and tells the device how many pairs to use (one per CPU at first,
  * ethtool -L later): the device receives on those only, spreading flows as
- * it sees fit, and the stack sends on those only, each CPU on its own (XPS).
+ * it sees fit (or, with VIRTIO_NET_F_RSS, as our indirection table says:
+ * net_rss.c), and the stack sends on those only, each CPU on its own (XPS).
  *
  * Locking: a receive queue's operations run in its NAPI poll, or with
  * that NAPI disabled (open, refill work, remove). A transmit queue's run
@@ -723,11 +724,14 @@ static int v4net_set_pairs(struct v4net *net, unsigned int pairs)
 {
 	int err;
 
-	if (virtio4_has_feature(net->vdev, VIRTIO_NET_F_MQ)) {
+	if (net->rss.on)
+		err = v4net_rss_set_pairs(net, pairs);
+	else if (virtio4_has_feature(net->vdev, VIRTIO_NET_F_MQ))
 		err = v4net_ctrl_set_pairs(net, pairs);
-		if (err)
-			return err;
-	}
+	else
+		err = 0;
+	if (err)
+		return err;
 	net->pairs = pairs;
 	err = netif_set_real_num_tx_queues(net->dev, pairs) ?:
 	      netif_set_real_num_rx_queues(net->dev, pairs);
@@ -760,6 +764,12 @@ static const struct ethtool_ops v4net_ethtool_ops = {
 	.get_sset_count		= v4net_get_sset_count,
 	.get_strings		= v4net_get_strings,
 	.get_ethtool_stats	= v4net_get_ethtool_stats,
+	.get_rxfh_key_size	= v4net_get_rxfh_key_size,
+	.get_rxfh_indir_size	= v4net_get_rxfh_indir_size,
+	.get_rxfh		= v4net_get_rxfh,
+	.set_rxfh		= v4net_set_rxfh,
+	.get_rxnfc		= v4net_get_rxnfc,
+	.set_rxnfc		= v4net_set_rxnfc,
 };
 
 #define v4net_cfg(field) offsetof(struct virtio_net_config, field)
@@ -876,6 +886,7 @@ static int v4net_validate(struct virtio4_device *vdev)
 	/* A bad pair count: no MQ, so that the control queue is where both expect it. */
 	if (v4net_device_pairs(vdev) == 1)
 		vdev->features &= ~BIT_ULL(VIRTIO_NET_F_MQ);
+	v4net_rss_validate(vdev);
 	return 0;
 }
 
@@ -1030,6 +1041,7 @@ static int v4net_probe(struct virtio4_device *vdev)
 	if (err)
 		goto err_free;
 	v4net_setup_netdev(net);
+	v4net_rss_init(net);
 	for (i = 0; i < max_pairs; i++) {
 		netif_napi_add(dev, &net->rq[i].napi, v4net_rx_poll);
 		netif_napi_add_tx(dev, &net->sq[i].napi, v4net_tx_poll);
@@ -1080,7 +1092,7 @@ static const unsigned int v4net_features[] = {
 	VIRTIO_NET_F_GUEST_ECN, VIRTIO_NET_F_HOST_TSO4, VIRTIO_NET_F_HOST_TSO6,
 	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS, VIRTIO_NET_F_CTRL_VQ,
 	VIRTIO_NET_F_CTRL_RX, VIRTIO_NET_F_CTRL_VLAN, VIRTIO_NET_F_CTRL_MAC_ADDR,
-	VIRTIO_NET_F_GUEST_ANNOUNCE, VIRTIO_NET_F_MQ,
+	VIRTIO_NET_F_GUEST_ANNOUNCE, VIRTIO_NET_F_MQ, VIRTIO_NET_F_RSS,
 };
 
 static struct virtio4_driver v4net_driver = {

@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The network driver's device (net.c) and its control queue (net_ctrl.c).
+ * The network driver's device (net.c), its control queue (net_ctrl.c) and
+ * receive-side scaling (net_rss.c).
  */
 #ifndef VIRTIO4_NET_H
 #define VIRTIO4_NET_H
 
 #include <linux/completion.h>
+#include <linux/ethtool.h>
 #include <linux/netdevice.h>
 #include <linux/u64_stats_sync.h>
 #include <linux/workqueue.h>
@@ -81,6 +83,26 @@ struct v4net_sq {
 	char name[8];
 };
 
+#define V4NET_RSS_KEY	40	/* bytes of the RSS key: the spec's minimum */
+#define V4NET_RSS_TABLE	128	/* entries of the indirection table: the same */
+
+/**
+ * struct v4net_rss - receive-side scaling (VIRTIO_NET_F_RSS); under RTNL
+ * @on: negotiated.
+ * @supported: the hash types (VIRTIO_NET_RSS_HASH_TYPE_*) the device has
+ *	that we use.
+ * @types: those in use.
+ * @table: the indirection table: the receive queue of each entry.
+ * @key: the Toeplitz key.
+ */
+struct v4net_rss {
+	bool on;
+	u32 supported;
+	u32 types;
+	u16 table[V4NET_RSS_TABLE];
+	u8 key[V4NET_RSS_KEY];
+};
+
 /**
  * struct v4net - one virtio-net device
  * @vdev: the device on the virtio4 bus.
@@ -106,6 +128,7 @@ struct v4net_sq {
  * @announces: announcements asked for by the device (GUEST_ANNOUNCE).
  * @rx_mode_work: sends the receive mode and address filters (set_rx_mode
  *	runs in atomic context, a control command sleeps).
+ * @rss: receive-side scaling's configuration, as the device has it.
  */
 struct v4net {
 	struct virtio4_device *vdev;
@@ -127,6 +150,7 @@ struct v4net {
 	unsigned long ctrl_errors;
 	unsigned long announces;
 	struct work_struct rx_mode_work;
+	struct v4net_rss rss;
 };
 
 /* net_ctrl.c */
@@ -143,5 +167,17 @@ int v4net_set_mac_address(struct net_device *dev, void *addr);
 int v4net_vlan_add(struct net_device *dev, __be16 proto, u16 vid);
 int v4net_vlan_kill(struct net_device *dev, __be16 proto, u16 vid);
 int v4net_ctrl_set_pairs(struct v4net *net, unsigned int pairs);
+int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data, unsigned int len);
+
+/* net_rss.c */
+void v4net_rss_validate(struct virtio4_device *vdev);
+void v4net_rss_init(struct v4net *net);
+int v4net_rss_set_pairs(struct v4net *net, unsigned int pairs);
+u32 v4net_get_rxfh_key_size(struct net_device *dev);
+u32 v4net_get_rxfh_indir_size(struct net_device *dev);
+int v4net_get_rxfh(struct net_device *dev, u32 *indir, u8 *key, u8 *hfunc);
+int v4net_set_rxfh(struct net_device *dev, const u32 *indir, const u8 *key, const u8 hfunc);
+int v4net_get_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info, u32 *rule_locs);
+int v4net_set_rxnfc(struct net_device *dev, struct ethtool_rxnfc *info);
 
 #endif

@@ -5,7 +5,8 @@
  * mode and address filters (CTRL_RX: promiscuous, all-multicast, the MAC
  * tables from the interface's unicast and multicast lists), the MAC address
  * (CTRL_MAC_ADDR), VLAN filters (CTRL_VLAN) and the announcement a device
- * asks for after a migration (GUEST_ANNOUNCE).
+ * asks for after a migration (GUEST_ANNOUNCE); net_rss.c sends RSS's
+ * configuration through it.
  *
  * One command at a time (under RTNL), each in a buffer of its own: header,
  * data, then the status byte the device writes. The driver sleeps until the
@@ -137,14 +138,23 @@ static int v4net_ctrl_send(struct v4net *net, struct v4net_ctrl_buf *buf,
 	return err;
 }
 
-/*
- * v4net_ctrl - send one control command and wait for its answer. Under RTNL.
- * Returns 0, -EIO when the device refused it, broke the queue or was given
+/**
+ * v4net_ctrl - send one control command and wait for its answer
+ * @net: the device, with a control queue.
+ * @class: the command's class (VIRTIO_NET_CTRL_*).
+ * @cmd: the command in it.
+ * @data: what the device reads after the header, copied.
+ * @len: its bytes (0: none).
+ *
+ * A failure logs one line (rate-limited; a timeout once).
+ *
+ * Context: process context, under RTNL.
+ * Return: 0, -EIO when the device refused it, broke the queue or was given
  * up, -ETIMEDOUT when it did not answer in time, -EPROTO when it answered
- * without a status, or -ENOMEM; a failure logs one line.
+ * without a status, or -ENOMEM.
  */
-static int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
-		      unsigned int len)
+int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
+	       unsigned int len)
 {
 	struct v4net_ctrl_buf *buf;
 	int err = -EIO;

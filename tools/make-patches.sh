@@ -223,13 +223,14 @@ fails at once, removal still works."
 put drivers/net.c drivers/net.c
 put drivers/net.h drivers/net.h
 put drivers/net_ctrl.c drivers/net_ctrl.c
+put drivers/net_rss.c drivers/net_rss.c
 put drivers/net_hdr.c drivers/net_hdr.c
 put drivers/net_hdr.h drivers/net_hdr.h
 echo "obj-\$(CONFIG_VIRTIO4_NET) += virtio4_net.o" >>"$v4/drivers/Makefile"
-echo "virtio4_net-y := net.o net_ctrl.o net_hdr.o" >>"$v4/drivers/Makefile"
+echo "virtio4_net-y := net.o net_ctrl.o net_rss.o net_hdr.o" >>"$v4/drivers/Makefile"
 maintain drivers/virtio4/drivers/net.c drivers/virtio4/drivers/net.h \
-	drivers/virtio4/drivers/net_ctrl.c drivers/virtio4/drivers/net_hdr.c \
-	drivers/virtio4/drivers/net_hdr.h
+	drivers/virtio4/drivers/net_ctrl.c drivers/virtio4/drivers/net_rss.c \
+	drivers/virtio4/drivers/net_hdr.c drivers/virtio4/drivers/net_hdr.h
 kconfig "config VIRTIO4_NET
 	tristate \"virtio4 network driver\"
 	depends on NET
@@ -252,7 +253,9 @@ shorter than their header or with a bad num_buffers are dropped and
 counted, and so is a frame whose virtio-net header lies about it
 (net_hdr.c: flags or a GSO type not negotiated, a checksum outside the
 frame, a GSO frame that is not TCP), with one rate-limited line.
-With VIRTIO_NET_F_MQ, one queue pair per CPU (ethtool -L, XPS).
+With VIRTIO_NET_F_MQ, one queue pair per CPU (ethtool -L, XPS); with
+VIRTIO_NET_F_RSS, receive-side scaling (net_rss.c: ethtool -x/-X, the
+hash fields per flow type with ethtool -N rx-flow-hash).
 The control queue (net_ctrl.c) carries the receive mode and MAC tables,
 VLAN filters, the MAC address and announcements; a command the device
 never answers fails after ctrl_timeout_ms instead of spinning."

@@ -8,13 +8,18 @@
  * deliver: lengths, IPv4 ids and checksums, sequence numbers, flags, TCP
  * checksums (summed here independently), and that the payloads put back
  * together are the payload sent. Then frames that lie about themselves.
+ * Then the RSS hash (tools/virtio4-host/rss.c): Microsoft's verification
+ * vectors for the Toeplitz hash, and which bytes of which frames it covers
+ * for each hash type.
  * One line per case: "pass offload:NAME" or "fail offload:NAME why".
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/virtio_net.h>
 #include "../../tools/virtio4-host/offload.h"
+#include "../../tools/virtio4-host/rss.h"
 
 #define MAX_FRAME	(18 + 60 + 60 + 65536 + 16)
 
@@ -277,6 +282,138 @@ static void checksum_cases(void)
 		"a start or offset outside the frame was accepted");
 }
 
+/* The key of Microsoft's RSS verification suite. */
+static const uint8_t rss_key[RSS_MAX_KEY] = {
+	0x6d, 0x5a, 0x56, 0xda, 0x25, 0x5b, 0x0e, 0xc2, 0x41, 0x67, 0x25, 0x3d, 0x43, 0xa3,
+	0x8f, 0xb0, 0xd0, 0xca, 0x2b, 0xcb, 0xae, 0x7b, 0x30, 0xb4, 0x77, 0xcb, 0x2d, 0xa3,
+	0x80, 0x30, 0xf2, 0x0c, 0x6a, 0x42, 0xb7, 0x3b, 0xbe, 0xac, 0x01, 0xfa,
+};
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* rss_hash() of @len bytes at @f for hash types @types, under the suite's key. */
+static bool hash_of(uint32_t types, const unsigned char *f, size_t len, uint32_t *h)
+{
+	return rss_hash(rss_key, sizeof(rss_key), types, f, len, h);
+}
+
+/*
+ * An Ethernet frame at @f of IP version @v (4 or 6) carrying protocol @proto
+ * from @src:@sport to @dst:@dport (addresses of 4 or 16 bytes); its length.
+ */
+static size_t rss_frame(unsigned char *f, int v, unsigned int proto, const unsigned char *src,
+			unsigned int sport, const unsigned char *dst, unsigned int dport)
+{
+	size_t alen = v == 4 ? 4 : 16, l3 = 14, l4 = l3 + (v == 4 ? 20 : 40);
+
+	memset(f, 0, l4 + 20);
+	f[12] = v == 4 ? 0x08 : 0x86;
+	f[13] = v == 4 ? 0x00 : 0xdd;
+	f[l3] = v == 4 ? 0x45 : 0x60;
+	f[l3 + (v == 4 ? 9 : 6)] = proto;
+	memcpy(f + l3 + (v == 4 ? 12 : 8), src, alen);
+	memcpy(f + l3 + (v == 4 ? 16 : 24), dst, alen);
+	f[l4] = sport >> 8;
+	f[l4 + 1] = sport & 0xff;
+	f[l4 + 2] = dport >> 8;
+	f[l4 + 3] = dport & 0xff;
+	return l4 + 20;
+}
+
+/* One row of the verification suite (IPv4): source, destination, and both hashes. */
+struct rss_vector {
+	unsigned char src[4], dst[4];
+	unsigned int sport, dport;
+	uint32_t ip_hash, tcp_hash;
+};
+
+static void rss_vector_cases(void)
+{
+	static const struct rss_vector v[] = {
+		{ { 66, 9, 149, 187 }, { 161, 142, 100, 80 }, 2794, 1766, 0x323e8fc2, 0x51ccc178 },
+		{ { 199, 92, 111, 2 }, { 65, 69, 140, 83 }, 14230, 4739, 0xd718262a, 0xc626b0ea },
+		{ { 24, 19, 198, 95 }, { 12, 22, 207, 184 }, 12898, 38024, 0xd2d0a5de, 0x5c2b394a },
+		{ { 38, 27, 205, 30 }, { 209, 142, 163, 6 }, 48228, 2217, 0x82989176, 0xafc7327f },
+		{ { 153, 39, 163, 191 }, { 202, 188, 127, 2 }, 44251, 1303,
+		  0x5d1809c5, 0x10e828a2 },
+	};
+	unsigned char f[128];
+	uint32_t ip = 0, tcp = 0;
+	unsigned int i, bad = 0;
+	size_t len;
+
+	for (i = 0; i < ARRAY_SIZE(v); i++) {
+		len = rss_frame(f, 4, 6, v[i].src, v[i].sport, v[i].dst, v[i].dport);
+		if (!hash_of(VIRTIO_NET_RSS_HASH_TYPE_IPv4, f, len, &ip) ||
+		    !hash_of(VIRTIO_NET_RSS_HASH_TYPE_TCPv4, f, len, &tcp) ||
+		    ip != v[i].ip_hash || tcp != v[i].tcp_hash) {
+			bad = i + 1;
+			break;
+		}
+	}
+	verdict("rss-toeplitz-ipv4-vectors", !bad,
+		"row %u: 0x%08x and 0x%08x, not 0x%08x and 0x%08x", bad, ip, tcp,
+		bad ? v[bad - 1].ip_hash : 0, bad ? v[bad - 1].tcp_hash : 0);
+}
+
+/* Which bytes each hash type covers, and which frames go unclassified. */
+static void rss_type_cases(void)
+{
+	static const unsigned char s6[16] = { 0x3f, 0xfe, 0x25, 0x01, 2, 0, 0, 3, [15] = 1 };
+	static const unsigned char d6[16] = { 0x3f, 0xfe, 0x25, 0x01, 2, 0, 0x1f, 0xff, [15] = 7 };
+	static const unsigned char s4[4] = { 66, 9, 149, 187 }, d4[4] = { 161, 142, 100, 80 };
+	const uint32_t all = VIRTIO_NET_RSS_HASH_TYPE_IPv4 | VIRTIO_NET_RSS_HASH_TYPE_TCPv4 |
+			     VIRTIO_NET_RSS_HASH_TYPE_UDPv4 | VIRTIO_NET_RSS_HASH_TYPE_IPv6 |
+			     VIRTIO_NET_RSS_HASH_TYPE_TCPv6 | VIRTIO_NET_RSS_HASH_TYPE_UDPv6;
+	unsigned char f[128], tuple[36];
+	uint32_t h = 0;
+	size_t len;
+	int ok;
+
+	/* IPv6 over TCP: both addresses, then both ports, as IPv4's vectors lay them out. */
+	memcpy(tuple, s6, 16);
+	memcpy(tuple + 16, d6, 16);
+	tuple[32] = 2794 >> 8;
+	tuple[33] = 2794 & 0xff;
+	tuple[34] = 1766 >> 8;
+	tuple[35] = 1766 & 0xff;
+	len = rss_frame(f, 6, 6, s6, 2794, d6, 1766);
+	ok = hash_of(all, f, len, &h) &&
+	     h == rss_toeplitz(rss_key, sizeof(rss_key), tuple, 36);
+	verdict("rss-ipv6-tcp-tuple", ok, "0x%08x is not the hash of the addresses and ports", h);
+	ok = hash_of(VIRTIO_NET_RSS_HASH_TYPE_IPv6, f, len, &h) &&
+	     h == rss_toeplitz(rss_key, sizeof(rss_key), tuple, 32);
+	verdict("rss-ipv6-tcp-off-addresses-only", ok,
+		"0x%08x is not the hash of the addresses", h);
+	ok = !hash_of(VIRTIO_NET_RSS_HASH_TYPE_IPv4 |
+		       VIRTIO_NET_RSS_HASH_TYPE_TCPv4 | VIRTIO_NET_RSS_HASH_TYPE_UDPv4, f, len, &h);
+	verdict("rss-ipv6-types-off-unclassified", ok,
+		"an IPv6 frame was hashed with only IPv4 types on");
+
+	len = rss_frame(f, 4, 17, s4, 2794, d4, 1766);
+	ok = hash_of(VIRTIO_NET_RSS_HASH_TYPE_UDPv4, f, len, &h) &&
+	     h == 0x51ccc178;
+	verdict("rss-ipv4-udp", ok, "UDP over IPv4 hashed to 0x%08x, not as TCP's ports would", h);
+	ok = !hash_of(VIRTIO_NET_RSS_HASH_TYPE_TCPv4, f, len, &h);
+	verdict("rss-ipv4-udp-only-tcp-on-unclassified", ok,
+		"a UDP frame was hashed with only TCPv4 on");
+	f[14 + 6] = 0x20;	/* more fragments: no ports */
+	ok = hash_of(all, f, len, &h) && h == 0x323e8fc2;
+	verdict("rss-ipv4-fragment-addresses-only", ok,
+		"a fragment hashed to 0x%08x, not over its addresses", h);
+	f[12] = 0x08;
+	f[13] = 0x06;	/* ARP */
+	ok = !hash_of(all, f, 60, &h);
+	verdict("rss-not-ip-unclassified", ok, "an ARP frame was hashed");
+
+	len = rss_frame(f, 4, 6, s4, 2794, d4, 1766);
+	ok = !hash_of(all, f, 14 + 19, &h);
+	verdict("rss-truncated-unclassified", ok, "a frame shorter than its IP header was hashed");
+	ok = hash_of(all, f, 14 + 20 + 3, &h) && h == 0x323e8fc2;
+	verdict("rss-truncated-ports-addresses-only", ok,
+		"a frame cut inside its ports hashed to 0x%08x", h);
+}
+
 int main(void)
 {
 	static unsigned char f[MAX_FRAME];
@@ -324,5 +461,7 @@ int main(void)
 	len = make_frame(f, 1, 0, 0, 5000, 0x18);
 	f[14] = 0x40;	/* IPv6 EtherType, version 4 */
 	refuse_case("refuse-ipv6-version", f, len, 1, 1448);
+	rss_vector_cases();
+	rss_type_cases();
 	return failed;
 }

@@ -31,6 +31,7 @@ enum misbehave {
 	MB_GSO_SIZE_0,	/* TCPv4 GSO in segments of 0 bytes */
 	MB_CSUM_PAST_END, /* a partial checksum placed past the frame's end */
 	MB_CTRL_SILENT,	/* net: offer a control queue, never answer a command on it */
+	MB_RSS_SMALL_TABLE, /* net --rss: offer a table of 64 entries, under the spec's 128 */
 };
 
 struct vdev {

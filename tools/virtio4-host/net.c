@@ -23,6 +23,16 @@
  * pair in use in turn, so that a few flows already cover every pair; other
  * frames go to pair 0.
  *
+ * With --rss as well they offer VIRTIO_NET_F_RSS (a 40-byte key, a table of
+ * 128 entries, hashes over IPv4, IPv6 and their TCP and UDP ports) and take
+ * VIRTIO_NET_CTRL_MQ_RSS_CONFIG: from then on (until VQ_PAIRS_SET or a reset)
+ * a frame goes to the receive queue the driver's table gives for its
+ * Toeplitz hash under the driver's key (rss.c), an unclassified one to the
+ * driver's unclassified queue. A configuration that does not fit what was
+ * offered is refused whole (VIRTIO_NET_ERR). SIGUSR1 shows how many were
+ * taken (rss_configs), the key (rss_key, in hex) and how many table entries
+ * point at each receive queue (rss_table, "n0,n1,...").
+ *
  * With --misbehave ctrl-silent the first device also offers a control queue
  * (VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers a command
  * on it (ctrl_kept counts them).
@@ -46,6 +56,7 @@
 #include <unistd.h>
 #include "host.h"
 #include "offload.h"
+#include "rss.h"
 
 #define NET_QUEUE_SIZE	256
 #define NET_MAX_PAIRS	4
@@ -54,6 +65,9 @@
 #define NET_BACKLOG	256
 #define NET_SPLIT	64	/* bytes of each buffer used with --misbehave split */
 #define NET_ECN		VIRTIO_NET_HDR_GSO_ECN
+#define NET_RSS_TYPES	(VIRTIO_NET_RSS_HASH_TYPE_IPv4 | VIRTIO_NET_RSS_HASH_TYPE_TCPv4 | \
+			 VIRTIO_NET_RSS_HASH_TYPE_UDPv4 | VIRTIO_NET_RSS_HASH_TYPE_IPv6 | \
+			 VIRTIO_NET_RSS_HASH_TYPE_TCPv6 | VIRTIO_NET_RSS_HASH_TYPE_UDPv6)
 #define NET_OFFLOADS	(1ULL << VIRTIO_NET_F_CSUM | 1ULL << VIRTIO_NET_F_GUEST_CSUM | \
 			 1ULL << VIRTIO_NET_F_HOST_TSO4 | 1ULL << VIRTIO_NET_F_HOST_TSO6 | \
 			 1ULL << VIRTIO_NET_F_HOST_ECN | 1ULL << VIRTIO_NET_F_GUEST_TSO4 | \
@@ -71,6 +85,19 @@ struct rxq {
 	unsigned int head, count;
 };
 
+/* Receive-side scaling as the driver configured it (VIRTIO_NET_CTRL_MQ_RSS_CONFIG). */
+struct rss {
+	bool offered;		/* --rss */
+	bool on;		/* configured since the last reset or VQ_PAIRS_SET */
+	uint32_t types;		/* VIRTIO_NET_RSS_HASH_TYPE_* */
+	uint16_t table[RSS_MAX_TABLE];
+	unsigned int mask;	/* table entries - 1 */
+	uint16_t unclassified;
+	uint8_t key[RSS_MAX_KEY];
+	unsigned int key_len;
+	unsigned long configs;	/* taken */
+};
+
 /* A flow's pair: the receive queue its frames go to. */
 struct flow {
 	uint32_t hash;
@@ -86,6 +113,7 @@ struct net {
 	unsigned int pairs;	/* in use: VQ_PAIRS_SET, 1 after a reset */
 	struct flow flows[NET_FLOWS];
 	unsigned int next_pair;	/* the next new flow's */
+	struct rss rss;
 	bool offloads;		/* offered */
 	unsigned long delivered, dropped;
 	/* Received: large frames and partial checksums carried as they were sent, ... */
@@ -134,6 +162,13 @@ static void net_config(struct virtio4_host_create *c, const struct net *net, uns
 		c->queue_size[q] = NET_QUEUE_SIZE;
 	if (net->mq)
 		c->features |= 1ULL << VIRTIO_NET_F_MQ | 1ULL << VIRTIO_NET_F_CTRL_VQ;
+	if (net->rss.offered) {
+		c->features |= 1ULL << VIRTIO_NET_F_RSS;
+		cfg.rss_max_key_size = RSS_MAX_KEY;
+		cfg.rss_max_indirection_table_length =
+			htole16(net->d.misbehave == MB_RSS_SMALL_TABLE ? 64 : RSS_MAX_TABLE);
+		cfg.supported_hash_types = htole32(NET_RSS_TYPES);
+	}
 	if (net->d.misbehave == MB_CTRL_SILENT)
 		c->features |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_CTRL_RX |
 			       1ULL << VIRTIO_NET_F_CTRL_VLAN;
@@ -212,6 +247,9 @@ static unsigned int net_rx_pair(struct net *n, const unsigned char *frame, uint3
 	struct flow *f;
 	uint32_t hash;
 
+	if (n->rss.on)
+		return rss_hash(n->rss.key, n->rss.key_len, n->rss.types, frame, len, &hash) ?
+		       n->rss.table[hash & n->rss.mask] : n->rss.unclassified;
 	if (n->pairs == 1 || len < 14)
 		return 0;
 	if (frame[12] == 0x08 && frame[13] == 0x00 && len >= 34) {
@@ -281,11 +319,58 @@ static void net_reset(struct net *n)
 	for (i = 0; i < NET_MAX_PAIRS; i++)
 		n->rxq[i].count = 0;
 	n->pairs = 1;
+	n->rss.on = false;
+}
+
+/*
+ * VIRTIO_NET_CTRL_MQ_RSS_CONFIG's @len bytes at @c (struct
+ * virtio_net_rss_config, its table and key in line): taken whole, or not at
+ * all (false) if anything in it does not fit what @n offered.
+ */
+static bool net_rss_config(struct net *n, const unsigned char *c, uint32_t len)
+{
+	struct rss r = n->rss;
+	uint32_t entries, i, at;
+	uint16_t v, pairs;
+
+	if (!r.offered || len < 10)
+		return false;
+	memcpy(&r.types, c, 4);
+	r.types = le32toh(r.types);
+	memcpy(&v, c + 4, 2);
+	entries = le16toh(v) + 1u;
+	memcpy(&v, c + 6, 2);
+	r.unclassified = le16toh(v);
+	/* The table, max_tx_vq, hash_key_length, the key. */
+	at = 8 + 2 * entries;
+	if ((r.types & ~NET_RSS_TYPES) || entries > RSS_MAX_TABLE || (entries & (entries - 1)) ||
+	    r.unclassified >= n->max_pairs || len < at + 3)
+		return false;
+	for (i = 0; i < entries; i++) {
+		memcpy(&v, c + 8 + 2 * i, 2);
+		r.table[i] = le16toh(v);
+		if (r.table[i] >= n->max_pairs)
+			return false;
+	}
+	memcpy(&v, c + at, 2);
+	pairs = le16toh(v);
+	r.key_len = c[at + 2];
+	if (pairs < 1 || pairs > n->max_pairs || r.key_len > RSS_MAX_KEY ||
+	    len != at + 3 + r.key_len)
+		return false;
+	memcpy(r.key, c + at + 3, r.key_len);
+	r.mask = entries - 1;
+	r.on = true;
+	r.configs++;
+	n->rss = r;
+	n->pairs = pairs;
+	return true;
 }
 
 /*
  * A control command (@out_len bytes at @cmd): VQ_PAIRS_SET with 1..max_pairs
- * is carried out, any other refused; ctrl-silent answers none.
+ * (which ends RSS) and RSS_CONFIG are carried out, any other refused;
+ * ctrl-silent answers none.
  */
 static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsigned char *cmd)
 {
@@ -303,8 +388,14 @@ static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsi
 		pairs = le16toh(pairs);
 		if (pairs >= 1 && pairs <= n->max_pairs) {
 			n->pairs = pairs;
+			n->rss.on = false;
 			status = VIRTIO_NET_OK;
 		}
+	} else if (m->out_len >= 2 && cmd[0] == VIRTIO_NET_CTRL_MQ &&
+		   cmd[1] == VIRTIO_NET_CTRL_MQ_RSS_CONFIG &&
+		   (n->d.features & (1ULL << VIRTIO_NET_F_RSS)) &&
+		   net_rss_config(n, cmd + 2, m->out_len - 2)) {
+		status = VIRTIO_NET_OK;
 	}
 	host_complete(&n->d, m->queue, m->token, &status, m->in_len ? 1 : 0);
 }
@@ -486,6 +577,22 @@ static void net_to_tap(struct net *from, void *to, const struct virtio_net_hdr_v
 	}
 }
 
+/* RSS: the configurations taken, the key, and the table's entries per queue. */
+static void net_rss_stats(const struct rss *r)
+{
+	unsigned int i, q, count;
+
+	printf("rss_configs %lu rss_key ", r->configs);
+	for (i = 0; i < r->key_len; i++)
+		printf("%02x", r->key[i]);
+	printf("%s rss_table ", r->key_len ? "" : "-");
+	for (q = 0; q < NET_MAX_PAIRS; q++) {
+		for (count = i = 0; r->on && i <= r->mask; i++)
+			count += r->table[i] == q;
+		printf("%u%s", count, q + 1 < NET_MAX_PAIRS ? "," : "\n");
+	}
+}
+
 /* One line per device: what it received and sent (on SIGUSR1). */
 static void net_stats(const struct net *n, unsigned int count)
 {
@@ -496,7 +603,8 @@ static void net_stats(const struct net *n, unsigned int count)
 		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
 		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu ctrl_kept %lu ",
 		       n->segmented, n->checksummed, n->bad_header, n->tap_gso, n->ctrl_kept);
-		printf("pairs %u\n", n->pairs);
+		printf("pairs %u ", n->pairs);
+		net_rss_stats(&n->rss);
 	}
 	fflush(stdout);
 }
@@ -680,14 +788,15 @@ static int net_offloads(struct net n[2], const char *list)
 
 static void net_usage(void)
 {
-	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--queues N]\n"
+	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--queues N [--rss]]\n"
 	      "                             [--misbehave MODE[:N]] [-v]\n"
 	      "       virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] [-v]\n"
 	      "                            TAPNAME\n"
 	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
 	      "offered checksum and segmentation offload: in net-tap, the TAP then carries\n"
 	      "virtio-net headers and takes the offloads the device's driver negotiated;\n"
-	      "--queues N: 1..4 queue pairs offered, with VIRTIO_NET_F_MQ)\n",
+	      "--queues N: 1..4 queue pairs offered, with VIRTIO_NET_F_MQ; --rss: and\n"
+	      "VIRTIO_NET_F_RSS)\n",
 	      stderr);
 	exit(2);
 }
@@ -699,6 +808,7 @@ int net_main(int argc, char **argv)
 		{ "misbehave", required_argument, NULL, 'm' },
 		{ "offloads", required_argument, NULL, 'O' },
 		{ "queues", required_argument, NULL, 'Q' },
+		{ "rss", no_argument, NULL, 'R' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ }
 	};
@@ -706,13 +816,16 @@ int net_main(int argc, char **argv)
 	static struct net n[2];
 	unsigned int mtu = 1500;
 	long pairs = 0;		/* 0: no --queues, no MQ */
+	bool rss = false;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "M:m:O:Q:v", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "M:m:O:Q:Rv", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
 		else if (o == 'Q' && !tap)
 			pairs = strtol(optarg, NULL, 0) ?: -1;
+		else if (o == 'R' && !tap)
+			rss = true;
 		else if (o == 'O' && !net_offloads(n, optarg) && (!tap || !n[1].offloads))
 			continue;
 		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
@@ -723,11 +836,12 @@ int net_main(int argc, char **argv)
 			net_usage();
 	}
 	if (mtu < 68 || mtu > 65535 || optind != argc - (tap ? 1 : 0) ||
-	    pairs < 0 || pairs > NET_MAX_PAIRS)
+	    pairs < 0 || pairs > NET_MAX_PAIRS || (rss && !pairs))
 		net_usage();
 	for (o = 0; o < 2; o++) {
 		n[o].max_pairs = pairs ?: 1;
 		n[o].mq = pairs;
+		n[o].rss.offered = rss;
 	}
 	net_signals();
 	if (tap)
