@@ -156,6 +156,9 @@ received() {
 			END { print n[0] + 0, n[1] + 0, n[2] + 0, n[3] + 0 }'
 }
 
+# The RSS phases' flows: 1 s (the debug kernel's: 2 s, a few hundred packets).
+FLOW_SECONDS=$(by_kernel 1 2)
+
 # flows_reach WHAT Q...: four flows (four_flows) reach NIC_2 on queues Q... only: each other
 # queue takes no packet but rx0, which may take a few without a hash (ARP, neighbour
 # discovery: the unclassified queue).
@@ -163,7 +166,7 @@ flows_reach() {
 	local what=$1 before after q n total=0
 	shift
 	before=$(received)
-	four_flows 1
+	four_flows "$FLOW_SECONDS"
 	after=$(received)
 	for q in 0 1 2 3; do
 		n=$(($(echo "$after" | cut -d' ' -f$((q + 1))) - $(echo "$before" | cut -d' ' -f$((q + 1)))))
@@ -173,7 +176,7 @@ flows_reach() {
 			fail "$what: rx$q took $n packets (queues $* only)" ;;
 		esac
 	done
-	[ "$total" -gt 1000 ] || fail "$what: queues $* took only $total packets"
+	[ "$total" -gt 200 ] || fail "$what: queues $* took only $total packets"
 	echo "ok: $what: $total packets on queues $*, per queue before and after: $before / $after"
 }
 
@@ -206,7 +209,7 @@ in_ns ns2 ethtool -N "$NIC_2" rx-flow-hash tcp4 sd || fail "ethtool -N rx-flow-h
 expect_eq "NIC_2's hash of TCP over IPv4, addresses only" "IP SA IP DA" \
 	"$(in_ns ns2 ethtool -n "$NIC_2" rx-flow-hash tcp4 | grep -E '^(IP|L4)' | tr '\n' ' ' | sed 's/ $//')"
 before=$(received)
-four_flows 1
+four_flows "$FLOW_SECONDS"
 after=$(received)
 busy=$(echo "$before $after" | awk '{ for (q = 1; q <= 4; q++) if ($(q + 4) - $q > 100) n++ } END { print n + 0 }')
 expect_eq "queues that took four flows hashed over the addresses alone ($before / $after)" 1 "$busy"
