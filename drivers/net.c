@@ -996,13 +996,16 @@ static void v4net_free_queues(struct v4net *net)
 	kfree(net->sq);
 }
 
-/* One pair per CPU, as many as the device has; told to it once it runs. */
+/*
+ * One pair per CPU, as many as the device has; told to it once it runs. With
+ * RSS, even one pair: the device then holds the key and table ethtool shows.
+ */
 static void v4net_start_pairs(struct v4net *net)
 {
 	unsigned int pairs = min(net->max_pairs, num_online_cpus());
 	int err;
 
-	if (pairs == 1)
+	if (pairs == 1 && !net->rss.on)
 		return;
 	rtnl_lock();
 	err = v4net_set_pairs(net, pairs);

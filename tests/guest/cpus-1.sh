@@ -1,6 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # One vCPU: fewer CPUs than either disk's queues.
 # Disks, NICs and checks (a fio job per CPU): cpus_and_queues in tests/qemu/guest-lib.sh.
+# Then two NICs whose devices offer 2 queue pairs and RSS (the device host's net-pair): each
+# uses one pair, and its device holds the RSS configuration ethtool shows (its one table of
+# 128 entries on queue 0, its key), sent at probe though the pairs did not change.
 # kernels: debug
 # smp: 1
 # timeout: 300
@@ -11,3 +14,20 @@
 # qemu: -netdev hubport,id=n2,hubid=0 -device virtio-net-pci,netdev=n2,mac=52:54:00:00:50:02
 . /tests/lib.sh
 cpus_and_queues
+
+# The PCI devices go (the copying transport's NICs are the only ones then).
+ns_delete ns1 ns2 || fail "deleting the namespaces"
+rmmod virtio4_net virtio4_blk virtio4_pci || fail "unloading the PCI devices' modules"
+modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
+serve_net_pair --queues 2 --rss
+for i in 1 2; do
+	expect_pair_stat $i pairs -eq 1 rss_configs -eq 1
+	expect_eq "NIC_$i's table in its device, entries per queue" 128,0,0,0 "$(net_pair_stat $i rss_table)"
+	expect_eq "NIC_$i's key in its device" \
+		"$(eval "in_ns ns$i ethtool -x \$NIC_$i" | awk 'key { gsub(":", ""); print; exit }
+			/^RSS hash key:/ { key = 1 }')" "$(net_pair_stat $i rss_key)"
+done
+ns_reach 1
+ns_ping_count 1 20 -i 0.05
+stop_host
+ns_delete ns1 ns2 || fail "deleting the namespaces"
