@@ -51,6 +51,7 @@ struct v4net_rss_cmd {
  */
 void v4net_rss_validate(struct virtio4_device *vdev)
 {
+	u32 types;
 	u16 table;
 	u8 key;
 
@@ -61,12 +62,11 @@ void v4net_rss_validate(struct virtio4_device *vdev)
 		goto off;
 	key = virtio4_cread8(vdev, v4net_cfg(rss_max_key_size));
 	table = virtio4_cread16(vdev, v4net_cfg(rss_max_indirection_table_length));
-	if (key >= V4NET_RSS_KEY && table >= V4NET_RSS_TABLE &&
-	    (virtio4_cread32(vdev, v4net_cfg(supported_hash_types)) & V4NET_RSS_TYPES))
+	types = virtio4_cread32(vdev, v4net_cfg(supported_hash_types));
+	if (key >= V4NET_RSS_KEY && table >= V4NET_RSS_TABLE && (types & V4NET_RSS_TYPES))
 		return;
 	dev_err(&vdev->dev, "ignoring RSS: a key of %u bytes and a table of %u entries (at least %u and %u), hash types %#x\n",
-		key, table, V4NET_RSS_KEY, V4NET_RSS_TABLE,
-		virtio4_cread32(vdev, v4net_cfg(supported_hash_types)));
+		key, table, V4NET_RSS_KEY, V4NET_RSS_TABLE, types);
 off:
 	vdev->features &= ~BIT_ULL(VIRTIO_NET_F_RSS);
 }

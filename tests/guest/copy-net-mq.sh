@@ -131,22 +131,25 @@ stop_host
 ns_delete ns1 ns2 || fail "deleting the namespaces"
 
 echo "== RSS"
-# rss_x WHAT: of NIC_2's ethtool -x, the table's entries per queue ("n0,n1,n2,n3") or the key
-# (hex, no colons).
-rss_x() {
-	in_ns ns2 ethtool -x "$NIC_2" | awk -v what="$1" '
-		what == "table" && /^ *[0-9]+:/ { for (i = 2; i <= NF; i++) n[$i]++ }
-		what == "key" && key { gsub(":", ""); print; exit }
-		/^RSS hash key:/ { key = 1 }
-		END { if (what == "table") printf "%d,%d,%d,%d\n", n[0], n[1], n[2], n[3] }'
+# rss_table: of NIC_2's ethtool -x, the table's entries per queue ("n0,n1,n2,n3").
+rss_table() {
+	in_ns ns2 ethtool -x "$NIC_2" | awk '
+		/^ *[0-9]+:/ { for (i = 2; i <= NF; i++) n[$i]++ }
+		END { printf "%d,%d,%d,%d\n", n[0], n[1], n[2], n[3] }'
+}
+
+# hash_fields: the fields NIC_2 hashes TCP over IPv4 on (ethtool -n rx-flow-hash), on one line.
+hash_fields() {
+	in_ns ns2 ethtool -n "$NIC_2" rx-flow-hash tcp4 | grep -E '^(IP|L4)' | tr '\n' ' ' |
+		sed 's/ $//'
 }
 
 # expect_rss TABLE: ethtool -x and NIC_2's device agree on the table (entries per queue,
 # TABLE) and the key.
 expect_rss() {
-	expect_eq "NIC_2's table, entries per queue (ethtool -x)" "$1" "$(rss_x table)"
+	expect_eq "NIC_2's table, entries per queue (ethtool -x)" "$1" "$(rss_table)"
 	expect_eq "NIC_2's table in its device" "$1" "$(net_pair_stat 2 rss_table)"
-	expect_eq "NIC_2's key in its device" "$(rss_x key)" "$(net_pair_stat 2 rss_key)"
+	expect_eq "NIC_2's key in its device" "$(rss_key_of 2)" "$(net_pair_stat 2 rss_key)"
 }
 
 # received: NIC_2's packets received per queue, "rx0 rx1 rx2 rx3" (one ethtool -S).
@@ -203,11 +206,11 @@ set_pairs 2 2
 expect_rss 64,64,0,0
 set_pairs 2 4
 expect_rss 32,32,32,32
-expect_eq "NIC_2's hash of TCP over IPv4" "IP SA IP DA L4 bytes 0 & 1 [TCP/UDP src port] L4 bytes 2 & 3 [TCP/UDP dst port]" \
-	"$(in_ns ns2 ethtool -n "$NIC_2" rx-flow-hash tcp4 | grep -E '^(IP|L4)' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "NIC_2's hash of TCP over IPv4" \
+	"IP SA IP DA L4 bytes 0 & 1 [TCP/UDP src port] L4 bytes 2 & 3 [TCP/UDP dst port]" \
+	"$(hash_fields)"
 in_ns ns2 ethtool -N "$NIC_2" rx-flow-hash tcp4 sd || fail "ethtool -N rx-flow-hash tcp4 sd"
-expect_eq "NIC_2's hash of TCP over IPv4, addresses only" "IP SA IP DA" \
-	"$(in_ns ns2 ethtool -n "$NIC_2" rx-flow-hash tcp4 | grep -E '^(IP|L4)' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "NIC_2's hash of TCP over IPv4, addresses only" "IP SA IP DA" "$(hash_fields)"
 before=$(received)
 four_flows "$FLOW_SECONDS"
 after=$(received)

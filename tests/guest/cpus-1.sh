@@ -23,9 +23,7 @@ serve_net_pair --queues 2 --rss
 for i in 1 2; do
 	expect_pair_stat $i pairs -eq 1 rss_configs -eq 1
 	expect_eq "NIC_$i's table in its device, entries per queue" 128,0,0,0 "$(net_pair_stat $i rss_table)"
-	expect_eq "NIC_$i's key in its device" \
-		"$(eval "in_ns ns$i ethtool -x \$NIC_$i" | awk 'key { gsub(":", ""); print; exit }
-			/^RSS hash key:/ { key = 1 }')" "$(net_pair_stat $i rss_key)"
+	expect_eq "NIC_$i's key in its device" "$(rss_key_of $i)" "$(net_pair_stat $i rss_key)"
 done
 ns_reach 1
 ns_ping_count 1 20 -i 0.05

@@ -550,6 +550,13 @@ serve_net_pair() {
 	nics_in_namespaces
 }
 
+# rss_key_of N: NIC_N's RSS key as ethtool -x shows it, in hex without colons (as the device
+# host's rss_key counter prints it).
+rss_key_of() {
+	eval "in_ns ns$1 ethtool -x \$NIC_$1" |
+		awk 'key { gsub(":", ""); print; exit } /^RSS hash key:/ { key = 1 }'
+}
+
 # net_pair_device N: the device host's name (net0, net1) of the device behind NIC_N, by its
 # MAC (02:00:00:00:04:0M for device netM-1).
 net_pair_device() {
