@@ -110,18 +110,30 @@ transports_of() {
 	echo "${want:-pci}"
 }
 
-# run_one KERNEL TEST TRANSPORT: one guest run; its result lines go to the summary (and out)
-# whole, under a lock, once it has ended, and its seconds to the times file.
+# run_one KERNEL TESTS TRANSPORT: one guest run of TESTS (one test, or several sharing a boot,
+# joined by "|"); its result lines go to the summary (and out) whole, under a lock, once it has
+# ended, and its seconds to the times file.
 run_one() {
-	local k=$1 t=$2 tr=$3 name label t0 out
-	name=$(basename "$t" .sh)
-	label=$name
-	[ "$tr" = pci ] || label+="@$tr"
+	local k=$1 tr=$3 t label sfx= t0 out tests=() names=() exprs=()
+	IFS='|' read -r -a tests <<<"$2"
+	[ "$tr" = pci ] || sfx="@$tr"
+	for t in "${tests[@]}"; do
+		names+=("$(basename "$t" .sh)$sfx")
+		exprs+=(-e "s/^\([a-z]*\) ${names[-1]}\( \|$\)/\1 ${names[-1]} [$k]\2/")
+	done
+	label=$(IFS=+; echo "${names[*]}")
 	t0=$(date +%s)
-	out=$(TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "$t" |
-		sed "s/^\([a-z]*\) $label\( \|$\)/\1 $label [$k]\2/")
+	out=$(TRANSPORT=$tr "$top/tests/qemu/run.sh" "$k" "${tests[@]}" | sed "${exprs[@]}")
 	flock "$summary" bash -c 'echo "$1" | tee -a "$2"; echo "$3" >>"$4"' _ \
 		"$out" "$summary" "$(( $(date +%s) - t0 )) $label [$k]" "$times"
+}
+
+# shares_boot TEST: does it need nothing of a guest of its own (no directive about QEMU, the
+# kernel's command line, the placement or the console, and no "# own-boot: REASON")? Such
+# tests run several to a boot (run.sh's shared boots), which saves each the boot, the kernel's
+# leak scans (made once a boot) and the power-off: 10 to 15 s a test on the debug kernel.
+shares_boot() {
+	! grep -qE '^# (qemu|guests|boots|smp|memory|pci-hotplug|append|setup|host|alone|time-bound|qemu-stderr|console-ok|own-boot): ' "$1"
 }
 
 # placement TEST: where its runs go. "alone": the machine to itself, after the others (two
@@ -142,13 +154,23 @@ placement() {
 	fi
 }
 
-# longest_first_key TEST KERNEL: how long a run may take, for ordering the pool: its timeout
-# (90 s unless "# timeout:" says), plus one on the debug kernel, the slower.
+# timeout_of TEST: its "# timeout:" (90 s unless it says).
+timeout_of() {
+	local timeout
+	timeout=$(sed -n 's/^# timeout: //p' "$1" | tail -n 1)
+	echo "${timeout:-90}"
+}
+
+# longest_first_key TESTS KERNEL: how long a run may take, for ordering the pool: the timeouts
+# of its tests ("|" between them), plus one on the debug kernel, the slower.
 longest_first_key() {
-	local timeout slower=0
-	timeout=$(sed -n 's/^# timeout: //p' "$1")
+	local t sum=0 slower=0 tests=()
+	IFS='|' read -r -a tests <<<"$1"
+	for t in "${tests[@]}"; do
+		sum=$((sum + $(timeout_of "$t")))
+	done
 	[ "$2" = debug ] && slower=1
-	echo $((${timeout:-90} * 2 + slower))
+	echo $((sum * 2 + slower))
 }
 
 # run_each ENTRY...: the runs ENTRY ("KERNEL<tab>TEST<tab>TRANSPORT") name, one after another.
@@ -175,6 +197,27 @@ case $jobs_max in
 '' | *[!0-9]* | 0) echo "fail JOBS=$jobs_max: a number of guests from 1" | record; exit 1 ;;
 esac
 pool=() bound=() alone=()
+declare -A shared=() shared_timeout=()
+# share KERNEL TEST TRANSPORT: TEST joins the shared boot being filled for KERNEL and TRANSPORT,
+# which goes to the pool once its tests' timeouts reach SHARED_BOOT_SECONDS (1000 s: three to
+# six tests; a shorter boot starts sooner beside the long single runs).
+share() {
+	local key="$1"$'\t'"$3"
+	shared[$key]+="${shared[$key]:+|}$2"
+	shared_timeout[$key]=$((${shared_timeout[$key]:-0} + $(timeout_of "$2")))
+	[ "${shared_timeout[$key]}" -ge "${SHARED_BOOT_SECONDS:-1000}" ] && flush_shared "$key"
+}
+
+# flush_shared KERNEL<tab>TRANSPORT: the shared boot being filled goes to the pool.
+flush_shared() {
+	local k tr
+	IFS=$'\t' read -r k tr <<<"$1"
+	[ -n "${shared[$1]:-}" ] &&
+		pool+=("$(longest_first_key "${shared[$1]}" "$k")"$'\t'"$k"$'\t'"${shared[$1]}"$'\t'"$tr")
+	shared[$1]=
+	shared_timeout[$1]=0
+}
+
 for t in "$top"/tests/guest/*.sh; do
 	name=$(basename "$t" .sh)
 	[ -n "$T" ] && [ "$T" != "$name" ] && continue
@@ -187,10 +230,19 @@ for t in "$top"/tests/guest/*.sh; do
 			case $where in
 			alone) alone+=("$entry") ;;
 			bound) bound+=("$entry") ;;
-			*) pool+=("$(longest_first_key "$t" "$k")"$'\t'"$entry") ;;
+			*)
+				if [ -z "$T" ] && shares_boot "$t"; then
+					share "$k" "$t" "$tr"
+				else
+					pool+=("$(longest_first_key "$t" "$k")"$'\t'"$entry")
+				fi
+				;;
 			esac
 		done
 	done
+done
+for key in "${!shared[@]}"; do
+	flush_shared "$key"
 done
 # The pool's longest runs first, so that two short ones, not one long one, end it.
 [ ${#pool[@]} = 0 ] ||
@@ -202,13 +254,24 @@ for a in "${pool[@]}"; do
 	run_each "$a" &
 done
 # Harness self-test: each deliberately broken test must fail, for the reason it names (in the
-# pool, after the tests).
+# pool, after the tests); one that says "# shared-with: TEST..." runs first in a boot shared
+# with those guest tests (results in build/results/NAME, apart from the tests' own), which
+# must pass.
 selftest_one() {
-	local t=$1 name expected got
+	local t=$1 name expected got p partners=() out results=
 	name=$(basename "$t" .sh)
 	expected=$(sed -n 's/^# expect-failure: //p' "$t")
-	got=$("$top/tests/qemu/run.sh" debug "$t" | grep "^fail $name ")
-	if [ -n "$expected" ] && [[ "$got" == *"$expected"* ]]; then
+	for p in $(sed -n 's/^# shared-with: //p' "$t"); do
+		partners+=("$top/tests/guest/$p.sh")
+	done
+	[ ${#partners[@]} = 0 ] || results="$build/results/$name"
+	out=$(VIRTIO4_RESULTS=$results "$top/tests/qemu/run.sh" debug "$t" "${partners[@]}")
+	got=$(grep "^fail $name " <<<"$out")
+	for p in "${partners[@]}"; do
+		p=$(basename "$p" .sh)
+		grep -qx "pass $p" <<<"$out" || got+=" (and $p, sharing its boot, did not pass)"
+	done
+	if [ -n "$expected" ] && [[ "$got" == *"$expected"* ]] && [[ "$got" != *"did not pass"* ]]; then
 		echo "pass $name [debug] caught: ${got#fail $name }"
 	else
 		echo "fail $name [debug] not caught as '$expected': ${got:-the runner passed it}"

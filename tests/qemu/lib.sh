@@ -13,6 +13,35 @@ stock_version() {
 	echo "$v"
 }
 
+# stock_kernel_image: the stock kernel as the guests boot it: the ELF image inside Debian's
+# vmlinuz (XZ-compressed; extracted into the cache again whenever the vmlinuz is newer), which
+# QEMU enters through its PVH note. Booting the vmlinuz costs 4.4 s more a boot under TCG
+# (measured: 5.1 s from QEMU's start to the kernel's first line, 0.7 s as ELF), most of it in
+# the XZ decompressor. The vmlinuz if the extraction fails.
+stock_kernel_image() {
+	local v img out off
+	v=$(stock_version) || return 1
+	img=/boot/vmlinuz-$v
+	out="$cache/vmlinux-$v"
+	if [ ! -s "$out" ] || [ "$img" -nt "$out" ]; then
+		mkdir -p "$cache"
+		rm -f "$out"
+		# The image is the XZ stream (magic FD 37 7A 58 5A 00) that decompresses, whole, to
+		# an ELF file.
+		for off in $(LC_ALL=C grep -aboP '\xfd7zXZ\x00' "$img" | cut -d: -f1); do
+			tail -c +$((off + 1)) "$img" | xz -dcq --single-stream >"$out.$$" 2>/dev/null &&
+				[ "$(head -c 4 "$out.$$" | od -An -tx1 | tr -d ' ')" = 7f454c46 ] &&
+				mv "$out.$$" "$out" && break
+		done
+		rm -f "$out.$$"
+	fi
+	if [ -s "$out" ]; then
+		echo "$out"
+	else
+		echo "$img"
+	fi
+}
+
 # linux-source-6.1: the package version names the tarball's contents.
 source_version() {
 	dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null

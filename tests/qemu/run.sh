@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot the guest(s) one test asks for, on one kernel, and judge them.
 # Usage: run.sh KIND TEST.sh      (KIND: stock or debug; INTERACTIVE=1 gives a shell)
+#        run.sh KIND A.sh B.sh ...  tests that share one boot (make check; see "Shared boots")
 #
 # A test file declares what it needs in comment lines:
 #   # timeout: 90            seconds for the whole run (default 90; VIRTIO4_TIMEOUT= overrides)
@@ -22,6 +23,10 @@
 #   # alone: REASON          make check runs it with no other guest beside it
 #   # time-bound: REASON     make check runs such tests one at a time, with at most one other
 #                            guest beside each (a time bound in a guest that keeps to one core)
+#   # own-boot: REASON       the test needs a boot of its own: make check never runs it in a
+#                            shared boot (tests with no directive but "# kernels:",
+#                            "# transports:" and "# timeout:" share boots: check.sh's
+#                            shares_boot; each runs under its own timeout there)
 #   # qemu-stderr: PATTERN   a line QEMU may print to stderr in this test (grep -E)
 #   # console-ok: PATTERN    a kernel report this test may cause (awk): a console line matching
 #                            it is left out with the stack dump after it (up to "</TASK>")
@@ -36,18 +41,27 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kind=$1 test_file=$(realpath "$2")
+kind=$1
+shift
+test_files=()
+for f in "$@"; do
+	test_files+=("$(realpath "$f")")
+done
+test_file=${test_files[0]}
 test_name=$(basename "$test_file" .sh)
 TRANSPORT=${TRANSPORT:-pci}
-name=$test_name
-[ "$TRANSPORT" = pci ] || name+="@$TRANSPORT"
-WORK="$build/results/$kind/$name"
+suffix=
+[ "$TRANSPORT" = pci ] || suffix="@$TRANSPORT"
+name=$test_name$suffix
+# Results under build/results/KIND/NAME (VIRTIO4_RESULTS= moves build/results). A shared boot's
+# own files (its whole consoles) go beside its tests' directories.
+WORK="${VIRTIO4_RESULTS:-$build/results}/$kind/$name"
+[ ${#test_files[@]} = 1 ] || WORK="${VIRTIO4_RESULTS:-$build/results}/$kind/boot.$name"
 export WORK
 
 case "$kind" in
 stock)
-	kver=$(stock_version)
-	kernel=/boot/vmlinuz-$kver
+	kernel=$(stock_kernel_image)
 	;;
 debug)
 	kernel=$(debug_kernel_dir)/arch/x86/boot/bzImage
@@ -67,8 +81,17 @@ directive() {
 while IFS= read -r line; do
 	[ -n "$line" ] && qemu_stderr_ok+="|$line"
 done < <(directive qemu-stderr)
-timeout_s=$(directive timeout | tail -n 1)
-timeout_s=${VIRTIO4_TIMEOUT:-${timeout_s:-90}}
+# timeout_of TEST.sh: its "# timeout:" (90 s by default).
+timeout_of() {
+	local t
+	t=$(sed -n 's/^# timeout: //p' "$1" | tail -n 1)
+	echo "${t:-90}"
+}
+timeout_s=0
+for f in "${test_files[@]}"; do
+	timeout_s=$((timeout_s + $(timeout_of "$f")))
+done
+timeout_s=${VIRTIO4_TIMEOUT:-$timeout_s}
 guests=$(directive guests | tail -n 1)
 guests=${guests:-1}
 boots=$(directive boots | tail -n 1)
@@ -94,7 +117,7 @@ free_port() {
 }
 
 cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
-cmdline+=" hung_task_panic=1 virtio4_test=$test_name virtio4_transport=$TRANSPORT"
+cmdline+=" hung_task_panic=1 virtio4_transport=$TRANSPORT"
 # The debug kernel (tinyconfig's LEGACY_PTYS) would make 256 BSD pty pairs at boot, 1.3 s of
 # its 7 to /init under KASAN and lockdep; no test uses them.
 [ "$kind" = debug ] && cmdline+=" pty.legacy_count=0"
@@ -120,7 +143,7 @@ guest_command() {
 	cmd=(qemu-system-x86_64 -accel tcg -cpu max -smp "$smp" -m "$memory"
 		-nodefaults -display none -no-reboot
 		-kernel "$kernel" -initrd "$initrd"
-		-append "$cmdline virtio4_guest=$GUEST virtio4_boot=${boot:-0}"
+		-append "$cmdline virtio4_test=${boot_tests:-$test_name} virtio4_guest=$GUEST virtio4_boot=${boot:-0}"
 		-serial "$console" -serial "file:$WORK/verdict$GUEST"
 		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off"
 		"$@" "${extra[@]}")
@@ -185,6 +208,17 @@ judge() {
 		echo "guest $g test $verdict"
 	fi
 }
+
+# Shared boots: the tests named run one after another in one guest (/init), each judged on its
+# own part of the console (from its "running test" line to the next test's, the boot's first
+# lines going to the first test) and on its own verdict (tests/qemu/run-shared.sh). A test that
+# did not start, or passed after one that failed, runs in a new boot; QEMU's exit status and
+# its stderr count against the test that started last; a test whose objects kmemleak found at
+# the end of the boot ("leaks" verdict) fails.
+if [ ${#test_files[@]} -gt 1 ]; then
+	. "$top/tests/qemu/run-shared.sh"
+	exit $?
+fi
 
 reasons=()
 for boot in $(seq 0 $((boots - 1))); do

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1	# guest kernel, Kbuild tree, source
-	build-essential flex bison bc libelf-dev libssl-dev dwarves patch	# building the debug kernel (patched)
+	build-essential flex bison bc libelf-dev libssl-dev dwarves patch lz4	# building the debug kernel (patched; LZ4-compressed)
 	xz-utils rsync cpio kmod	# unpacking, staging, initramfs, modules.dep
 	qemu-system-x86	# the guests
 	busybox-static fio iperf3 e2fsprogs ethtool udev util-linux	# tools inside the guests
