@@ -50,7 +50,7 @@ done
 echo "pass patches:git-am"
 
 obj=$work/obj
-cp -a "$kobj" "$obj"
+mkdir -p "$obj" && cp -a "$kobj/." "$obj"	# the directory's contents, even where $kobj is a link
 syms=$(sed -n 's/^\(menu\)\{0,1\}config \(VIRTIO4[A-Z0-9_]*\)$/\2/p' "$tree/drivers/virtio4/Kconfig")
 (
 	set -e
