@@ -154,13 +154,6 @@ placement() {
 	fi
 }
 
-# timeout_of TEST: its "# timeout:" (90 s unless it says).
-timeout_of() {
-	local timeout
-	timeout=$(sed -n 's/^# timeout: //p' "$1" | tail -n 1)
-	echo "${timeout:-90}"
-}
-
 # longest_first_key TESTS KERNEL: how long a run may take, for ordering the pool: the timeouts
 # of its tests ("|" between them), plus one on the debug kernel, the slower.
 longest_first_key() {

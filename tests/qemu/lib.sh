@@ -42,6 +42,13 @@ stock_kernel_image() {
 	fi
 }
 
+# timeout_of TEST.sh: the seconds its "# timeout:" gives it (90 unless it says).
+timeout_of() {
+	local t
+	t=$(sed -n 's/^# timeout: //p' "$1" | tail -n 1)
+	echo "${t:-90}"
+}
+
 # linux-source-6.1: the package version names the tarball's contents.
 source_version() {
 	dpkg-query -W -f '${Version}' linux-source-6.1 2>/dev/null

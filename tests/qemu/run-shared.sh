@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A shared boot (run.sh KIND A.sh B.sh ...): sourced by run.sh, whose variables and functions
-# (start_guest, console_checked, bad_patterns, qemu_stderr_ok, timeout_of) it uses. Prints each
-# test's result lines as run.sh does for one test; returns 0 if every test passed.
+# (start_guest, console_checked, bad_patterns, qemu_stderr_ok; lib.sh's timeout_of) it uses.
+# Prints each test's result lines as run.sh does for one test; returns 0 if every test passed.
 #
 # What the guest's /init tells: "VIRTIO4-STARTED NAME" when a test starts, its verdict
 # ("VIRTIO4-VERDICT NAME exit=N", "timed-out-after-Ns", or, after the boot's kmemleak check,

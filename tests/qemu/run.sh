@@ -81,12 +81,6 @@ directive() {
 while IFS= read -r line; do
 	[ -n "$line" ] && qemu_stderr_ok+="|$line"
 done < <(directive qemu-stderr)
-# timeout_of TEST.sh: its "# timeout:" (90 s by default).
-timeout_of() {
-	local t
-	t=$(sed -n 's/^# timeout: //p' "$1" | tail -n 1)
-	echo "${t:-90}"
-}
 timeout_s=0
 for f in "${test_files[@]}"; do
 	timeout_s=$((timeout_s + $(timeout_of "$f")))
