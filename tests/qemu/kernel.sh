@@ -24,7 +24,7 @@ if [ ! -f "$src/.patched" ]; then
 	touch "$src/.patched"
 fi
 mkdir -p "$out"
-echo "  KERNEL  building debug kernel in $out (6 to 12 minutes; log: $log)" >&2
+echo "  KERNEL  building debug kernel in $out (6 to 14 minutes; log: $log)" >&2
 {
 	make -C "$src" O="$out" ARCH=x86_64 tinyconfig
 	(cd "$src" && scripts/kconfig/merge_config.sh -m -O "$out" "$out/.config" \
