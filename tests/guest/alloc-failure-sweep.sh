@@ -7,9 +7,10 @@
 #   submit:  a 64 KiB direct write through our disk (indirect descriptors forced, so each
 #            request allocates its table) with the Nth allocation of the writer failing, armed
 #            only once the disk is open and the data ready (virtio4-fail-io), N = 1.. (to 60, or
-#            until five writes in a row make fewer allocations than N): the
-#            write succeeds and reads back, or fails with an error. fail-nth counts only the
-#            writer's own allocations, and the request's table is allocated where blk-mq
+#            until five writes in a row make fewer allocations than N): the write succeeds
+#            and reads back, or fails with an error where its own allocation failed (an error
+#            with nothing injected fails the test). fail-nth counts only the writer's own
+#            allocations, and the request's table is allocated where blk-mq
 #            dispatches it, so then 20% of all atomic allocations fail during 40 such writes:
 #            the ring's debugfs counter must show failed table allocations, and every write
 #            must still succeed and read back (the block driver retries the request).
@@ -109,9 +110,11 @@ errors=0 injected=0 missed=0 n=0
 while [ $n -lt 60 ] && [ $missed -lt 5 ]; do
 	n=$((n + 1))
 	out=$(virtio4-fail-io /dev/v4blk0 $n) && rc=0 || rc=$?
-	case $rc in
-	0) ;;
-	3) errors=$((errors + 1)) ;;
+	# An error is clean only where the writer's own allocation failed.
+	case $rc:$out in
+	0:*) ;;
+	3:injected*) errors=$((errors + 1)) ;;
+	3:*) fail "a write failed with no allocation of its own failing (N=$n): $out" ;;
 	*) fail "allocation $n failing in a write: $out" ;;
 	esac
 	case $out in
