@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # A shared boot (run.sh KIND A.sh B.sh ...): sourced by run.sh, whose variables and functions
-# (start_guest, console_checked, bad_patterns, qemu_stderr_ok; lib.sh's timeout_of) it uses.
+# (start_guest, reason_of; lib.sh's timeout_of) it uses.
 # Prints each test's result lines as run.sh does for one test; returns 0 if every test passed.
 #
 # What the guest's /init tells: "VIRTIO4-STARTED NAME" when a test starts, its verdict
@@ -40,26 +40,9 @@ split_console() {
 # it passed). VERDICTS: the boot's serial lines; RC: QEMU's exit status; LAST: the test that
 # started last in this boot (QEMU's status and stderr count against it).
 shared_reason() {
-	local t=$1 verdicts=$2 rc=$3 last=$4 log verdict report qemu_said
-	log="$(dir_of "$t")/console0.log"
-	report=$(console_checked "$log" | grep -aE "$bad_patterns" | head -n 1)
-	verdict=$(grep -a "^VIRTIO4-VERDICT $t " "$verdicts" | tail -n 1 | awk '{ print $3 }')
-	qemu_said=$(grep -avE "$qemu_stderr_ok" "$WORK/qemu0.err" 2>/dev/null | head -n 1)
-	if [ "$t" = "$last" ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
-		echo "timed out (the shared boot's ${timeout_s}s)"
-	elif [ -n "$report" ]; then
-		echo "kernel report: ${report:0:160}"
-	elif [ "$t" = "$last" ] && [ "$rc" != 0 ]; then
-		echo "QEMU exited with status $rc: $(head -c 160 "$WORK/qemu0.err")"
-	elif [ "$t" = "$last" ] && [ -n "$qemu_said" ]; then
-		echo "QEMU said: ${qemu_said:0:160}"
-	elif [ -z "$verdict" ]; then
-		echo "gave no verdict (crashed, rebooted or QEMU failed: $(head -c 160 "$WORK/qemu0.err"))"
-	elif [ "$verdict" = leaks ]; then
-		echo "kmemleak found objects it left (in its console, after the boot's last test)"
-	elif [ "$verdict" != "exit=0" ]; then
-		echo "test $verdict"
-	fi
+	local ours=0
+	[ "$1" = "$4" ] && ours=1
+	reason_of "$1" "$(dir_of "$1")/console0.log" "$2" "$3" "$WORK/qemu0.err" "$ours"
 }
 
 # shared_result TEST REASON: TEST's result lines (its KUnit cases, then itself), as run.sh's.

@@ -182,25 +182,40 @@ console_checked() {
 		{ print }'
 }
 
-# judge N: prints the reason guest N failed, or nothing if it passed.
-judge() {
-	local g=$1 rc=$2 log="$WORK/console$1.log" verdict report qemu_said
+# reason_of TEST CONSOLE VERDICTS RC QEMU_ERR OURS: why TEST failed (nothing if it passed),
+# judged on CONSOLE (its part of a guest's console), its last verdict in VERDICTS (the second
+# serial port) and, when OURS is 1, on QEMU's exit status RC and its stderr QEMU_ERR (in a
+# shared boot they count against the test that started last). One judge for single runs
+# (judge) and shared boots (run-shared.sh).
+reason_of() {
+	local t=$1 log=$2 verdicts=$3 rc=$4 err=$5 ours=$6 verdict report qemu_said=
 	report=$(console_checked "$log" | grep -aE "$bad_patterns" | head -n 1)
-	qemu_said=$(grep -avE "$qemu_stderr_ok" "$WORK/qemu$g.err" 2>/dev/null | head -n 1)
-	verdict=$(grep -a "^VIRTIO4-VERDICT $test_name " "$WORK/verdict$g" 2>/dev/null | tr -d '\r' | awk '{ print $3 }')
-	if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
-		echo "guest $g timed out after ${timeout_s}s"
+	[ "$ours" = 1 ] && qemu_said=$(grep -avE "$qemu_stderr_ok" "$err" 2>/dev/null | head -n 1)
+	verdict=$(grep -a "^VIRTIO4-VERDICT $t " "$verdicts" 2>/dev/null | tr -d '\r' | tail -n 1 |
+		awk '{ print $3 }')
+	if [ "$ours" = 1 ] && { [ "$rc" = 124 ] || [ "$rc" = 137 ]; }; then
+		echo "timed out after ${timeout_s}s"
 	elif [ -n "$report" ]; then
-		echo "guest $g kernel report: ${report:0:160}"
-	elif [ "$rc" != 0 ]; then
-		echo "guest $g: QEMU exited with status $rc: $(head -c 160 "$WORK/qemu$g.err")"
+		echo "kernel report: ${report:0:160}"
+	elif [ "$ours" = 1 ] && [ "$rc" != 0 ]; then
+		echo "QEMU exited with status $rc: $(head -c 160 "$err")"
 	elif [ -n "$qemu_said" ]; then
-		echo "guest $g: QEMU said: ${qemu_said:0:160}"
+		echo "QEMU said: ${qemu_said:0:160}"
 	elif [ -z "$verdict" ]; then
-		echo "guest $g gave no verdict (crashed, rebooted or QEMU failed: $(head -c 160 "$WORK/qemu$g.err"))"
+		echo "gave no verdict (crashed, rebooted or QEMU failed: $(head -c 160 "$err"))"
+	elif [ "$verdict" = leaks ]; then
+		echo "kmemleak found objects it left (in its console, after the boot's last test)"
 	elif [ "$verdict" != "exit=0" ] && [ "$verdict" != interactive ]; then
-		echo "guest $g test $verdict"
+		echo "test $verdict"
 	fi
+}
+
+# judge N RC: prints the reason guest N (whose QEMU exited with RC) failed, or nothing.
+judge() {
+	local reason
+	reason=$(reason_of "$test_name" "$WORK/console$1.log" "$WORK/verdict$1" "$2" \
+		"$WORK/qemu$1.err" 1)
+	[ -z "$reason" ] || echo "guest $1 $reason"
 }
 
 # Shared boots: the tests named run one after another in one guest (/init), each judged on its
