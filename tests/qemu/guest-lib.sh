@@ -404,7 +404,9 @@ kmemleak_check_later() {
 		echo "virtio4: kmemleak: checked nothing: it refused to scan"
 		return
 	fi
-	kmemleak_since "$j0" </run/virtio4/kmemleak-report | awk -v started="$started" -v later="$later" '
+	# Each record goes to the test it is charged to, if any (owner: records older than every
+	# J0 go to none).
+	awk -v started="$started" -v later="$later" '
 		BEGIN {
 			while ((getline l < started) > 0) { split(l, f, " "); n++; name[n] = f[1]; from[n] = f[2] }
 			# A test that checked twice: its first J0.
@@ -425,7 +427,7 @@ kmemleak_check_later() {
 		{ rec = rec $0 "\n" }
 		/^  comm .*, jiffies [0-9]+/ { who = owner($NF) }
 		function flush() { if (who != "") printf "virtio4: kmemleak: leaks of test %c%s%c\n%s", 39, who, 39, rec; who = "" }
-		END { flush() }' >/run/virtio4/kmemleak-found
+		END { flush() }' /run/virtio4/kmemleak-report >/run/virtio4/kmemleak-found
 	cat /run/virtio4/kmemleak-found
 	for t in $(sed -n "s/^virtio4: kmemleak: leaks of test '\(.*\)'$/\1/p" /run/virtio4/kmemleak-found | sort -u); do
 		echo "VIRTIO4-VERDICT $t leaks" >/dev/ttyS1
