@@ -40,9 +40,12 @@ split_console() {
 # it passed). VERDICTS: the boot's serial lines; RC: QEMU's exit status; LAST: the test that
 # started last in this boot (QEMU's status and stderr count against it).
 shared_reason() {
-	local ours=0
+	local ours=0 reason
 	[ "$1" = "$4" ] && ours=1
-	reason_of "$1" "$(dir_of "$1")/console0.log" "$2" "$3" "$WORK/qemu0.err" "$ours"
+	reason=$(reason_of "$1" "$(dir_of "$1")/console0.log" "$2" "$3" "$WORK/qemu0.err" "$ours")
+	# The timeout is the boot's: its tests' timeouts summed.
+	[[ "$reason" != "timed out after"* ]] || reason+=" (the shared boot's)"
+	echo "$reason"
 }
 
 # shared_result TEST REASON: TEST's result lines (its KUnit cases, then itself), as run.sh's.
