@@ -31,10 +31,13 @@ $(head -n 40 /sys/kernel/debug/block/v4blk0/hctx*/state 2>/dev/null)"
 done
 expect_eq "requests in flight after the runs" "0 0" \
 	"$(tr -s ' ' </sys/block/v4blk0/inflight | sed 's/^ //')"
+n=0
 for s in /sys/kernel/debug/block/v4blk0/hctx*/state; do
 	[ -e "$s" ] || continue
 	grep -q STOPPED "$s" && fail "$s: hardware queue left stopped"
+	n=$((n + 1))
 done
+[ "$n" -gt 0 ] || fail "no hardware queue's state in debugfs to check"
 for f in /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.*; do
 	expect_eq "$(basename "$f") broken" "broken 0" "$(grep '^broken' "$f")"
 done

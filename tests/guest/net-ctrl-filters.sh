@@ -6,7 +6,8 @@
 # - unicast: of 50 frames from the peer to a foreign MAC none reaches our NIC (its rx_packets),
 #   until promiscuous mode is on: then all do;
 # - multicast: of 50 frames to a group our NIC has not joined none reaches it; once it joins
-#   ("ip maddr add": the MAC table) all do; with all-multicast on, so do frames to another group;
+#   ("ip maddr add": the MAC table) all do; with all-multicast on, so do frames to another group,
+#   and none once it is off again; none once the group is left ("ip maddr del");
 # - VLAN: pings over VLAN 10, which both sides have, all come back; once our NIC deletes it,
 #   none of 50 frames on VLAN 10 reaches it; of 50 frames the peer sends on VLAN 20 none
 #   reaches our NIC until it has VLAN 20 too (then the pings come back);
@@ -99,6 +100,9 @@ expect_reaching "to another group" 50 -eq 0 224.1.2.4
 set_filter $IP link set "$NETDEV" allmulticast on
 expect_reaching "to another group with all-multicast on" 50 -ge 50 224.1.2.4
 set_filter $IP link set "$NETDEV" allmulticast off
+expect_reaching "to another group, all-multicast off again" 50 -eq 0 224.1.2.4
+set_filter $IP maddr del 01:00:5e:01:02:03 dev "$NETDEV"
+expect_reaching "to the group left" 50 -eq 0 224.1.2.3
 
 # VLANs: 10 on both sides, 20 on the peer's only (its neighbour entry for us set by hand: no
 # ARP crosses a filtered VLAN).
