@@ -105,7 +105,7 @@ ring_alloc_failures() {
 }
 before=$(ring_alloc_failures)
 # N from 1 while the writer makes an Nth allocation: up to 60, ending after five writes in a
-# row that made fewer than N (the first six inject, measured: 54 more writes found nothing).
+# row that made fewer than N (measured: the first two inject; 54 more writes found nothing).
 errors=0 injected=0 missed=0 n=0
 while [ $n -lt 60 ] && [ $missed -lt 5 ]; do
 	n=$((n + 1))
