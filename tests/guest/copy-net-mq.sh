@@ -78,29 +78,26 @@ four_flows() {
 	grep -h receiver /tmp/iperf-c*.log
 }
 
-# stats N: NIC_N's ethtool -S, all of it.
-stats() {
-	eval "in_ns ns$1 ethtool -S \$NIC_$1"
-}
-
-# added BEFORE AFTER NAME: how much counter NAME grew from one stats snapshot to the other.
+# added BEFORE AFTER NAME: how much counter NAME grew from one nic_stats snapshot to the other.
 added() {
 	echo $(( $(echo "$2" | sed -n "s/^ *$3: //p") - $(echo "$1" | sed -n "s/^ *$3: //p") ))
 }
 
-# spread PAIRS: four flows (four_flows), and every queue in use carries more than 50 of their
-# packets (a 3 s flow carries hundreds; the pings and neighbour traffic before them, spread
-# over the queues too, are counted out).
+# spread PAIRS: four flows (four_flows), and every queue in use carries their packets, the
+# pings and neighbour traffic before them (spread over the queues too) counted out: more than
+# 50 on each transmit queue (a client's connections leave on its CPU's queue, and a 3 s flow
+# carries hundreds), some on each receive queue (the device host gives each new connection,
+# an iperf3 client's control one too, the next queue: a queue may get control connections only).
 spread() {
 	local q tx1 rx2 tx1_after rx2_after tx rx
-	tx1=$(stats 1) rx2=$(stats 2)
+	tx1=$(nic_stats 1) rx2=$(nic_stats 2)
 	four_flows
-	tx1_after=$(stats 1) rx2_after=$(stats 2)
+	tx1_after=$(nic_stats 1) rx2_after=$(nic_stats 2)
 	for q in $(seq 0 $(($1 - 1))); do
 		tx=$(added "$tx1" "$tx1_after" tx${q}_packets)
 		rx=$(added "$rx2" "$rx2_after" rx${q}_packets)
 		[ "$tx" -gt 50 ] || fail "NIC_1 sent $tx packets of the flows on tx$q"
-		[ "$rx" -gt 50 ] || fail "NIC_2 received $rx packets of the flows on rx$q"
+		[ "$rx" -gt 0 ] || fail "NIC_2 received $rx packets of the flows on rx$q"
 		echo "ok: pair $q: NIC_1 sent $tx, NIC_2 received $rx packets of the four flows"
 	done
 }

@@ -631,7 +631,12 @@ net_pair_device() {
 
 # nic_stat N NAME: the ethtool -S counter NAME of NIC_N in namespace nsN.
 nic_stat() {
-	eval "in_ns ns$1 ethtool -S \$NIC_$1" | sed -n "s/^ *$2: //p"
+	nic_stats "$1" | sed -n "s/^ *$2: //p"
+}
+
+# nic_stats N: NIC_N's ethtool -S, all of it (one snapshot of every counter).
+nic_stats() {
+	eval "in_ns ns$1 ethtool -S \$NIC_$1"
 }
 
 # expect_pair_stat N FIELD OP VALUE [FIELD OP VALUE]...: the device host's counters for NIC_N's
