@@ -1053,6 +1053,9 @@ static int v4net_probe(struct virtio4_device *vdev)
 	netif_set_real_num_tx_queues(dev, 1);
 	netif_set_real_num_rx_queues(dev, 1);
 	virtio4_device_ready(vdev);
+	err = v4net_ctrl_tell_mac(net);
+	if (err)
+		goto err_reset;
 	err = register_netdev(dev);
 	if (err)
 		goto err_reset;

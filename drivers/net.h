@@ -167,6 +167,7 @@ int v4net_set_mac_address(struct net_device *dev, void *addr);
 int v4net_vlan_add(struct net_device *dev, __be16 proto, u16 vid);
 int v4net_vlan_kill(struct net_device *dev, __be16 proto, u16 vid);
 int v4net_ctrl_set_pairs(struct v4net *net, unsigned int pairs);
+int v4net_ctrl_tell_mac(struct v4net *net);
 int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data, unsigned int len);
 
 /* net_rss.c */

@@ -138,23 +138,12 @@ static int v4net_ctrl_send(struct v4net *net, struct v4net_ctrl_buf *buf,
 	return err;
 }
 
-/**
- * v4net_ctrl - send one control command and wait for its answer
- * @net: the device, with a control queue.
- * @class: the command's class (VIRTIO_NET_CTRL_*).
- * @cmd: the command in it.
- * @data: what the device reads after the header, copied.
- * @len: its bytes (0: none).
- *
- * A failure logs one line (rate-limited; a timeout once).
- *
- * Context: process context, under RTNL.
- * Return: 0, -EIO when the device refused it, broke the queue or was given
- * up, -ETIMEDOUT when it did not answer in time, -EPROTO when it answered
- * without a status, or -ENOMEM.
+/*
+ * Send one command and wait for its answer, counted in ethtool -S; no log
+ * line: v4net_ctrl's, or the caller's own.
  */
-int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
-	       unsigned int len)
+static int v4net_ctrl_quiet(struct v4net *net, u8 class, u8 cmd, const void *data,
+			    unsigned int len)
 {
 	struct v4net_ctrl_buf *buf;
 	int err = -EIO;
@@ -173,17 +162,40 @@ int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
 		memcpy(buf->data, data, len);
 	buf->status = VIRTIO_NET_ERR;
 	err = v4net_ctrl_send(net, buf, len);
+out:
+	if (err)
+		WRITE_ONCE(net->ctrl_errors, net->ctrl_errors + 1);
+	else
+		WRITE_ONCE(net->ctrl_commands, net->ctrl_commands + 1);
+	return err;
+}
+
+/**
+ * v4net_ctrl - send one control command and wait for its answer
+ * @net: the device, with a control queue.
+ * @class: the command's class (VIRTIO_NET_CTRL_*).
+ * @cmd: the command in it.
+ * @data: what the device reads after the header, copied.
+ * @len: its bytes (0: none).
+ *
+ * A failure logs one line (rate-limited; a timeout once).
+ *
+ * Context: process context, under RTNL.
+ * Return: 0, -EIO when the device refused it, broke the queue or was given
+ * up, -ETIMEDOUT when it did not answer in time, -EPROTO when it answered
+ * without a status, or -ENOMEM.
+ */
+int v4net_ctrl(struct v4net *net, u8 class, u8 cmd, const void *data,
+	       unsigned int len)
+{
+	int err = v4net_ctrl_quiet(net, class, cmd, data, len);
+
 	if (err == -ETIMEDOUT)
 		netdev_err(net->dev, "the device did not answer control command %u.%u in %u ms: no more control commands until it is removed\n",
 			   class, cmd, ctrl_timeout_ms);
 	else if (err && net_ratelimit())
 		netdev_warn(net->dev, "control command %u.%u failed: %pe (-EIO: refused by the device)\n",
 			    class, cmd, ERR_PTR(err));
-out:
-	if (err)
-		WRITE_ONCE(net->ctrl_errors, net->ctrl_errors + 1);
-	else
-		WRITE_ONCE(net->ctrl_commands, net->ctrl_commands + 1);
 	return err;
 }
 
@@ -286,6 +298,37 @@ int v4net_set_mac_address(struct net_device *dev, void *addr)
 	}
 	eth_commit_mac_addr_change(dev, addr);
 	return 0;
+}
+
+/**
+ * v4net_ctrl_tell_mac - tell a device without an address of its own ours
+ * @net: the device, ready, its interface not registered yet.
+ *
+ * A device without VIRTIO_NET_F_MAC leaves the address to the driver, which
+ * picked a random one; with CTRL_MAC_ADDR the device may filter by address,
+ * so it is told that one before any frame is sent or expected.
+ *
+ * Context: process context; takes RTNL.
+ * Return: 0, or -errno with one log line: the device would drop what is
+ * sent to us.
+ */
+int v4net_ctrl_tell_mac(struct v4net *net)
+{
+	struct virtio4_device *vdev = net->vdev;
+	int err;
+
+	if (virtio4_has_feature(vdev, VIRTIO_NET_F_MAC) ||
+	    !virtio4_has_feature(vdev, VIRTIO_NET_F_CTRL_MAC_ADDR))
+		return 0;
+	rtnl_lock();
+	err = v4net_ctrl_quiet(net, VIRTIO_NET_CTRL_MAC, VIRTIO_NET_CTRL_MAC_ADDR_SET,
+			       net->dev->dev_addr, ETH_ALEN);
+	rtnl_unlock();
+	if (err)
+		dev_err(&vdev->dev, "the device did not take the address %pM the driver chose for it (%pe%s): not probed\n",
+			net->dev->dev_addr, ERR_PTR(err),
+			err == -ETIMEDOUT ? ": no answer in ctrl_timeout_ms" : "");
+	return err;
 }
 
 static int v4net_vlan(struct net_device *dev, u8 cmd, u16 vid)

@@ -15,9 +15,10 @@
 # (rx0 takes what has no hash, ARP; rx1 and rx2 nothing), on queues 0 and 1 alone with
 # "equal 2"; a new key reaches the device; fewer pairs than the user's table uses are refused,
 # and the default table follows the pairs (-L 2, then 4); with TCP over IPv4 hashed over the
-# addresses alone (ethtool -N rx-flow-hash tcp4 sd) the four flows share one queue; a hash
-# function other than Toeplitz is refused. A device offering a table smaller than the spec's
-# minimum (--misbehave rss-small-table) gets one log line and multiqueue without RSS.
+# addresses alone (ethtool -N rx-flow-hash tcp4 sd) the device's hash types lose TCPv4 and
+# the four flows share one queue; a hash function other than Toeplitz is refused. A device
+# offering a table smaller than the spec's minimum (--misbehave rss-small-table) gets one log
+# line and multiqueue without RSS.
 # Nothing leaks when the NICs go away with their device host.
 # kernels: debug stock
 # smp: 4
@@ -222,8 +223,20 @@ expect_rss 32,32,32,32
 expect_eq "NIC_2's hash of TCP over IPv4" \
 	"IP SA IP DA L4 bytes 0 & 1 [TCP/UDP src port] L4 bytes 2 & 3 [TCP/UDP dst port]" \
 	"$(hash_fields)"
+# hash_types: the hash types NIC_2's device was given (VIRTIO_NET_RSS_HASH_TYPE_*), in decimal.
+hash_types() {
+	local hex
+	hex=$(net_pair_stat 2 rss_types)
+	[ -n "$hex" ] || fail "the device host reported no rss_types"
+	echo $((0x$hex))
+}
+
+types=$(hash_types)
+[ $((types & 2)) = 2 ] || fail "NIC_2's device hashes no TCP over IPv4 ports (types $types)"
 in_ns ns2 ethtool -N "$NIC_2" rx-flow-hash tcp4 sd || fail "ethtool -N rx-flow-hash tcp4 sd"
 expect_eq "NIC_2's hash of TCP over IPv4, addresses only" "IP SA IP DA" "$(hash_fields)"
+# The device's hash types lose VIRTIO_NET_RSS_HASH_TYPE_TCPv4 (bit 1) and keep the rest.
+expect_eq "NIC_2's device's hash types" $((types & ~2)) "$(hash_types)"
 before=$(received)
 four_flows "$FLOW_SECONDS"
 after=$(received)

@@ -2,8 +2,10 @@
 # Helpers for guest tests (installed as /tests/lib.sh). Source it: . /tests/lib.sh
 # Every check prints what it compared, and a failed check ends the test non-zero.
 
+# fail WHY: end the test non-zero, saying why on stderr (the console too), which a helper's
+# $(...) does not capture.
 fail() {
-	echo "FAIL: $*"
+	echo "FAIL: $*" >&2
 	exit 1
 }
 
@@ -263,35 +265,34 @@ random_data() {
 	truncate -s $(($1 * 1048576)) /tmp/data
 }
 
-# tcp_transfer MIB [SENDER]: guest SENDER (default 0) sends MIB MiB to the other over TCP; both
-# ends compute its sha256 and exchange them; fail unless they match and the size is right. The
-# data (random_data) is sent from a file in memory and received by cat (nc -e): a pipeline of
-# busybox tools with nc between them moved 1 MB/s on the debug kernel, this 3-5 MB/s.
+# tcp_transfer MIB [SENDER]: guest SENDER (default 0) sends MIB MiB to the other over TCP; each
+# end sends the other the sha256 and size of what it holds, and fails unless the peer's equal its
+# own and the receiver holds MIB MiB. The data (random_data) is sent from a file in memory and
+# received by cat (nc -e): a pipeline of busybox tools with nc between them moved 1 MB/s on the
+# debug kernel, this 3-5 MB/s.
 tcp_transfer() {
-	local bytes=$(($1 * 1048576)) sum size
+	local bytes=$(($1 * 1048576)) sent=0 mine
 	if [ "$GUEST" = "${2:-0}" ]; then
 		random_data "$1"
-		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
-		size=0
 		for _ in $(seq 100); do
-			nc "$PEER" 5001 -e cat /tmp/data 2>/dev/null && size=$bytes && break
+			nc "$PEER" 5001 -e cat /tmp/data 2>/dev/null && sent=1 && break
 			sleep 0.2
 		done
+		[ "$sent" = 1 ] || fail "sending $1 MiB over TCP: no transfer completed"
 	else
 		timeout 600 nc -l -p 5001 -e sh -c 'cat >/tmp/data' || fail "receiving"
-		sum=$(sha256sum </tmp/data | cut -d' ' -f1)
-		size=$(size_of /tmp/data)
+		expect_eq "bytes received through TCP" $bytes "$(size_of /tmp/data)"
 	fi
+	mine="$(sha256sum </tmp/data | cut -d' ' -f1) $(size_of /tmp/data)"
 	rm -f /tmp/data
-	expect_eq "bytes through TCP" $bytes $size
-	# Exchange the sums: each side listens on 5002 + its guest number.
+	# Exchange them: each side listens on 5002 + its guest number.
 	listen_once $((5002 + GUEST)) >/tmp/peer_sum &
 	for _ in $(seq 100); do
-		echo "$sum" | nc -w 1 "$PEER" $((5002 + 1 - GUEST)) 2>/dev/null && break
+		echo "$mine" | nc -w 1 "$PEER" $((5002 + 1 - GUEST)) 2>/dev/null && break
 		sleep 0.2
 	done
 	wait
-	expect_eq "sha256 of $1 MiB on both ends" "$sum" "$(cat /tmp/peer_sum)"
+	expect_eq "sha256 and size of $1 MiB on both ends" "$mine" "$(cat /tmp/peer_sum)"
 }
 
 # iperf3_runs: guest 1 serves, guest 0 runs TCP both directions and UDP; each must complete.
@@ -620,12 +621,17 @@ rss_key_of() {
 		awk 'key { gsub(":", ""); print; exit } /^RSS hash key:/ { key = 1 }'
 }
 
+# nic_mac N: NIC_N's MAC address.
+nic_mac() {
+	eval "in_ns ns$1 busybox ip -o link show dev \$NIC_$1" |
+		sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p'
+}
+
 # net_pair_device N: the device host's name (net0, net1) of the device behind NIC_N, by its
 # MAC (02:00:00:00:04:0M for device netM-1).
 net_pair_device() {
 	local mac
-	mac=$(eval "in_ns ns$1 busybox ip -o link show dev \$NIC_$1" |
-		sed -n 's|.*link/ether \([0-9a-f:]*\).*|\1|p')
+	mac=$(nic_mac "$1")
 	echo net$((${mac##*:} - 1))
 }
 
@@ -659,8 +665,12 @@ expect_pair_stat() {
 # tools/virtio4-host/net.c) for the device behind NIC_N (net_pair_device), asked for with
 # SIGUSR1; without FIELD, the device's whole line of counters.
 net_pair_stat() {
-	local dev before
-	dev=$(net_pair_device "$1")
+	net_device_stat "$(net_pair_device "$1")" "${2:-}"
+}
+
+# net_device_stat DEV [FIELD]: net_pair_stat for the device host's device DEV (net0, net1).
+net_device_stat() {
+	local dev=$1 before
 	before=$(grep -c "^$dev: " /tmp/net-pair.out || true)
 	kill -USR1 "$HOST_PID"
 	for _ in $(seq 50); do
@@ -746,14 +756,15 @@ ns_state() {
 
 # ns_transfer MIB [SECONDS] [FROM] [6]: MIB MiB of random data (random_data) from nsFROM
 # (default ns1) to the other namespace over TCP (see nics_in_namespaces; over IPv6 with "6"),
-# within SECONDS (default 120); fail unless the sha256 matches.
+# within SECONDS (default 120); fail unless the sha256 matches. The receiver hashes what it
+# reads as it comes (make soak's 256 MiB would not fit twice in a guest's tmpfs).
 ns_transfer() {
 	local listener secs=${2:-120} from=${3:-1} to addr
 	to=$((3 - from))
 	addr=169.254.20.$to
 	[ "${4:-}" = 6 ] && addr=fe80::$to%$(eval echo \$NIC_$from)
 	random_data "$1"
-	in_ns ns$to timeout "$secs" nc -l -p 5001 -e sh -c 'cat >/tmp/received' &
+	in_ns ns$to timeout "$secs" nc -l -p 5001 -e sh -c 'sha256sum >/tmp/received' &
 	listener=$!
 	# Listening: port 5001 (1389 in hex) in state 0A in the receiver's /proc/net/tcp6 (nc -e
 	# listens on IPv6, which takes IPv4 too) or tcp.
@@ -768,7 +779,7 @@ ns_transfer() {
 	fi
 	wait $listener || fail "receiving $1 MiB in ns$to"
 	expect_eq "sha256 of $1 MiB from ns$from to $addr" "$(sha256sum </tmp/data | cut -d' ' -f1)" \
-		"$(sha256sum </tmp/received | cut -d' ' -f1)"
+		"$(cut -d' ' -f1 /tmp/received)"
 	rm -f /tmp/data /tmp/received
 }
 

@@ -4,7 +4,8 @@
  * through the copying transport (/dev/virtio4-host, module virtio4_copy).
  *
  *   virtio4-host blk [--read-only] [--serial ID] [--misbehave MODE[:N]] FILE
- *   virtio4-host net-pair [--mtu N] [--offloads 0,1] [--queues N] [--misbehave MODE[:N]]
+ *   virtio4-host net-pair [--mtu N] [--offloads 0,1] [--queues N [--rss]] [--no-mac]
+ *                         [--misbehave MODE[:N]]
  *   virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] TAPNAME
  *
  * Misbehaviours (after N good completions, default 0), for hardening tests:

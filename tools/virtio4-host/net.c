@@ -30,8 +30,15 @@
  * Toeplitz hash under the driver's key (rss.c), an unclassified one to the
  * driver's unclassified queue. A configuration that does not fit what was
  * offered is refused whole (VIRTIO_NET_ERR). SIGUSR1 shows how many were
- * taken (rss_configs), the key (rss_key, in hex) and how many table entries
- * point at each receive queue (rss_table, "n0,n1,...").
+ * taken (rss_configs), the hash types (rss_types, VIRTIO_NET_RSS_HASH_TYPE_*
+ * in hex), the key (rss_key, in hex) and how many table entries point at
+ * each receive queue (rss_table, "n0,n1,...").
+ *
+ * With --no-mac the devices have no address of their own (no
+ * VIRTIO_NET_F_MAC): they offer a control queue with CTRL_MAC_ADDR, take
+ * VIRTIO_NET_CTRL_MAC_ADDR_SET, and receive no unicast frame but those to
+ * the address they were given (until then, none): mac_dropped counts the
+ * others, and SIGUSR1 shows the address (mac, "-" for none).
  *
  * With --misbehave ctrl-silent the first device also offers a control queue
  * (VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers a command
@@ -115,6 +122,10 @@ struct net {
 	unsigned int next_pair;	/* the next new flow's */
 	struct rss rss;
 	bool offloads;		/* offered */
+	bool no_mac;		/* --no-mac: the driver gives the address */
+	bool mac_set;
+	uint8_t mac[6];		/* the driver's (CTRL_MAC_ADDR_SET), with --no-mac */
+	unsigned long mac_dropped;	/* unicast frames to another address */
 	unsigned long delivered, dropped;
 	/* Received: large frames and partial checksums carried as they were sent, ... */
 	unsigned long gso_carried, csum_carried;
@@ -152,9 +163,12 @@ static void net_config(struct virtio4_host_create *c, const struct net *net, uns
 	cfg.mtu = htole16(mtu);
 	c->device_id = VIRTIO_ID_NET;
 	c->vendor_id = 0x34766976;	/* "viv4" */
-	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_MAC |
-		      1ULL << VIRTIO_NET_F_STATUS | 1ULL << VIRTIO_NET_F_MTU |
-		      1ULL << VIRTIO_NET_F_MRG_RXBUF;
+	c->features = 1ULL << VIRTIO_F_VERSION_1 | 1ULL << VIRTIO_NET_F_STATUS |
+		      1ULL << VIRTIO_NET_F_MTU | 1ULL << VIRTIO_NET_F_MRG_RXBUF;
+	if (net->no_mac)
+		c->features |= 1ULL << VIRTIO_NET_F_CTRL_VQ | 1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR;
+	else
+		c->features |= 1ULL << VIRTIO_NET_F_MAC;
 	if (net->offloads)
 		c->features |= NET_OFFLOADS;
 	c->num_queues = 2 * net->max_pairs;
@@ -320,6 +334,7 @@ static void net_reset(struct net *n)
 		n->rxq[i].count = 0;
 	n->pairs = 1;
 	n->rss.on = false;
+	n->mac_set = false;
 }
 
 /*
@@ -369,8 +384,8 @@ static bool net_rss_config(struct net *n, const unsigned char *c, uint32_t len)
 
 /*
  * A control command (@out_len bytes at @cmd): VQ_PAIRS_SET with 1..max_pairs
- * (which ends RSS) and RSS_CONFIG are carried out, any other refused;
- * ctrl-silent answers none.
+ * (which ends RSS), RSS_CONFIG and MAC_ADDR_SET are carried out, any other
+ * refused; ctrl-silent answers none.
  */
 static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsigned char *cmd)
 {
@@ -395,6 +410,12 @@ static void net_ctrl(struct net *n, const struct virtio4_host_msg *m, const unsi
 		   cmd[1] == VIRTIO_NET_CTRL_MQ_RSS_CONFIG &&
 		   (n->d.features & (1ULL << VIRTIO_NET_F_RSS)) &&
 		   net_rss_config(n, cmd + 2, m->out_len - 2)) {
+		status = VIRTIO_NET_OK;
+	} else if (m->out_len == 2 + sizeof(n->mac) && cmd[0] == VIRTIO_NET_CTRL_MAC &&
+		   cmd[1] == VIRTIO_NET_CTRL_MAC_ADDR_SET &&
+		   (n->d.features & (1ULL << VIRTIO_NET_F_CTRL_MAC_ADDR))) {
+		memcpy(n->mac, cmd + 2, sizeof(n->mac));
+		n->mac_set = true;
 		status = VIRTIO_NET_OK;
 	}
 	host_complete(&n->d, m->queue, m->token, &status, m->in_len ? 1 : 0);
@@ -537,7 +558,15 @@ static void net_to_peer(struct net *from, void *peer,
 			const struct virtio_net_hdr_v1 *h,
 			const unsigned char *frame, uint32_t len)
 {
-	if (!net_header_ok(from, h) || !net_receive(peer, h, frame, len))
+	struct net *to = peer;
+
+	/* --no-mac: unicast to the address the driver gave, else dropped. */
+	if (to->no_mac && len >= 6 && !(frame[0] & 1) &&
+	    (!to->mac_set || memcmp(frame, to->mac, sizeof(to->mac)))) {
+		to->mac_dropped++;
+		return;
+	}
+	if (!net_header_ok(from, h) || !net_receive(to, h, frame, len))
 		from->bad_header++;
 }
 
@@ -577,12 +606,15 @@ static void net_to_tap(struct net *from, void *to, const struct virtio_net_hdr_v
 	}
 }
 
-/* RSS: the configurations taken, the key, and the table's entries per queue. */
+/*
+ * RSS: the configurations taken, the hash types, the key, and the table's
+ * entries per queue.
+ */
 static void net_rss_stats(const struct rss *r)
 {
 	unsigned int i, q, count;
 
-	printf("rss_configs %lu rss_key ", r->configs);
+	printf("rss_configs %lu rss_types %x rss_key ", r->configs, r->on ? r->types : 0);
 	for (i = 0; i < r->key_len; i++)
 		printf("%02x", r->key[i]);
 	printf("%s rss_table ", r->key_len ? "" : "-");
@@ -603,7 +635,12 @@ static void net_stats(const struct net *n, unsigned int count)
 		       n->d.name, n->delivered, n->dropped, n->gso_carried, n->csum_carried);
 		printf("segmented %lu checksummed %lu bad_header %lu tap_gso %lu ctrl_kept %lu ",
 		       n->segmented, n->checksummed, n->bad_header, n->tap_gso, n->ctrl_kept);
-		printf("pairs %u ", n->pairs);
+		printf("pairs %u mac_dropped %lu mac ", n->pairs, n->mac_dropped);
+		if (n->mac_set)
+			printf("%02x:%02x:%02x:%02x:%02x:%02x ", n->mac[0], n->mac[1], n->mac[2],
+			       n->mac[3], n->mac[4], n->mac[5]);
+		else
+			printf("- ");
 		net_rss_stats(&n->rss);
 	}
 	fflush(stdout);
@@ -789,14 +826,14 @@ static int net_offloads(struct net n[2], const char *list)
 static void net_usage(void)
 {
 	fputs("usage: virtio4-host net-pair [--mtu N] [--offloads LIST] [--queues N [--rss]]\n"
-	      "                             [--misbehave MODE[:N]] [-v]\n"
+	      "                             [--no-mac] [--misbehave MODE[:N]] [-v]\n"
 	      "       virtio4-host net-tap [--mtu N] [--offloads 0] [--misbehave MODE[:N]] [-v]\n"
 	      "                            TAPNAME\n"
 	      "(the first device, net0, misbehaves; --offloads LIST: the devices (0, 1) that are\n"
 	      "offered checksum and segmentation offload: in net-tap, the TAP then carries\n"
 	      "virtio-net headers and takes the offloads the device's driver negotiated;\n"
 	      "--queues N: 1..4 queue pairs offered, with VIRTIO_NET_F_MQ; --rss: and\n"
-	      "VIRTIO_NET_F_RSS)\n",
+	      "VIRTIO_NET_F_RSS; --no-mac: devices without an address, told one by the driver)\n",
 	      stderr);
 	exit(2);
 }
@@ -806,6 +843,7 @@ int net_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "mtu", required_argument, NULL, 'M' },
 		{ "misbehave", required_argument, NULL, 'm' },
+		{ "no-mac", no_argument, NULL, 'A' },
 		{ "offloads", required_argument, NULL, 'O' },
 		{ "queues", required_argument, NULL, 'Q' },
 		{ "rss", no_argument, NULL, 'R' },
@@ -816,16 +854,18 @@ int net_main(int argc, char **argv)
 	static struct net n[2];
 	unsigned int mtu = 1500;
 	long pairs = 0;		/* 0: no --queues, no MQ */
-	bool rss = false;
+	bool rss = false, no_mac = false;
 	int o;
 
-	while ((o = getopt_long(argc, argv, "M:m:O:Q:Rv", opts, NULL)) != -1) {
+	while ((o = getopt_long(argc, argv, "AM:m:O:Q:Rv", opts, NULL)) != -1) {
 		if (o == 'M')
 			mtu = strtoul(optarg, NULL, 0);
 		else if (o == 'Q' && !tap)
 			pairs = strtol(optarg, NULL, 0) ?: -1;
 		else if (o == 'R' && !tap)
 			rss = true;
+		else if (o == 'A' && !tap)
+			no_mac = true;
 		else if (o == 'O' && !net_offloads(n, optarg) && (!tap || !n[1].offloads))
 			continue;
 		else if (o == 'm' && !parse_misbehave(&n[0].d, optarg))
@@ -842,6 +882,7 @@ int net_main(int argc, char **argv)
 		n[o].max_pairs = pairs ?: 1;
 		n[o].mq = pairs;
 		n[o].rss.offered = rss;
+		n[o].no_mac = no_mac;
 	}
 	net_signals();
 	if (tap)
