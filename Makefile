@@ -8,8 +8,7 @@
 #   make run        boot a guest that uses our modules and report; INTERACTIVE=1 for a shell
 #   make bench      ours against Linux's virtio drivers, with an A/A noise control (not in check)
 #   make fuzz       each libFuzzer target for FUZZ_TIME s (default 120); check replays the corpus
-#   make soak       the mixed load test for 10 minutes (check runs it for 30 s; K=debug for that
-#                   kernel), then copy-net-offloads with 256 MiB transfers (stock kernel)
+#   make soak       the mixed load test for 10 minutes (check runs it for 30 s); K=debug for that kernel
 #   make lint       checkpatch --strict, kernel-doc, sparse
 #   make kernel     build (or find, cached) the debug kernel
 #   make clean      remove build/ (the debug kernel's cache stays in ~/.cache/virtio4)
@@ -55,9 +54,6 @@ mutants:
 
 soak:
 	@VIRTIO4_CMDLINE="load_seconds=600" VIRTIO4_TIMEOUT=1200 T=load-mixed K=$(or $(K),stock) \
-		tests/qemu/check.sh
-	@# 256 MiB per transfer: the stock kernel only (the debug guest's tmpfs is too small).
-	@VIRTIO4_CMDLINE="offload_mib=256" VIRTIO4_TIMEOUT=3600 T=copy-net-offloads K=stock \
 		tests/qemu/check.sh
 
 docs:
