@@ -53,7 +53,7 @@ int parse_misbehave(struct vdev *d, const char *arg)
 		[MB_REFUSE_FEATURES] = "refuse-features", [MB_SPLIT] = "split",
 		[MB_GSO_NOT_TCP] = "gso-not-tcp", [MB_GSO_SIZE_0] = "gso-size-0",
 		[MB_CSUM_PAST_END] = "csum-past-end", [MB_CTRL_SILENT] = "ctrl-silent",
-		[MB_RSS_SMALL_TABLE] = "rss-small-table",
+		[MB_RSS_SMALL_TABLE] = "rss-small-table", [MB_STRAY_QUEUE] = "stray-queue",
 	};
 	const char *colon = strchr(arg, ':');
 	size_t n = colon ? (size_t)(colon - arg) : strlen(arg);

@@ -32,6 +32,7 @@ enum misbehave {
 	MB_CSUM_PAST_END, /* a partial checksum placed past the frame's end */
 	MB_CTRL_SILENT,	/* net: offer a control queue, never answer a command on it */
 	MB_RSS_SMALL_TABLE, /* net --rss: offer a table of 64 entries, under the spec's 128 */
+	MB_STRAY_QUEUE,	/* net --queues N: receive every frame on the last pair, in use or not */
 };
 
 struct vdev {

@@ -14,7 +14,9 @@
  * over 64-byte pieces of buffers), and net receive headers that lie about every
  * frame: gso-not-tcp (TCPv4 GSO on IPv4 frames that are not TCP), gso-size-0,
  * csum-past-end; ctrl-silent (net: a control queue offered, no command on it
- * ever answered).
+ * ever answered); rss-small-table (net --rss: a table under the spec's
+ * minimum); stray-queue (net --queues N: every frame received on the last
+ * pair, in use or not).
  * In the net modes, net0 misbehaves.
  */
 #include <stdio.h>

@@ -40,6 +40,10 @@
  * the address they were given (until then, none): mac_dropped counts the
  * others, and SIGUSR1 shows the address (mac, "-" for none).
  *
+ * With --misbehave stray-queue (and --queues N) the first device receives
+ * every frame on its last pair, whether the driver uses it or not: the spec
+ * forbids a queue above the pairs set by VQ_PAIRS_SET.
+ *
  * With --misbehave ctrl-silent the first device also offers a control queue
  * (VIRTIO_NET_F_CTRL_VQ, CTRL_RX and CTRL_VLAN) and never answers a command
  * on it (ctrl_kept counts them).
@@ -253,7 +257,8 @@ static uint32_t net_fnv(uint32_t h, const unsigned char *p, unsigned int len)
 
 /*
  * The pair @frame is received on: its flow's, if it is a TCP or UDP frame
- * over IPv4 or IPv6 (a new flow gets the next pair in use), else pair 0.
+ * over IPv4 or IPv6 (a new flow gets the next pair in use), else pair 0;
+ * with stray-queue, the last pair offered, whatever the driver said.
  */
 static unsigned int net_rx_pair(struct net *n, const unsigned char *frame, uint32_t len)
 {
@@ -261,6 +266,8 @@ static unsigned int net_rx_pair(struct net *n, const unsigned char *frame, uint3
 	struct flow *f;
 	uint32_t hash;
 
+	if (n->d.misbehave == MB_STRAY_QUEUE)
+		return n->max_pairs - 1;
 	if (n->rss.on)
 		return rss_hash(n->rss.key, n->rss.key_len, n->rss.types, frame, len, &hash) ?
 		       n->rss.table[hash & n->rss.mask] : n->rss.unclassified;
