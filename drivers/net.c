@@ -698,23 +698,38 @@ static void v4net_get_channels(struct net_device *dev,
 	ch->combined_count = net->pairs;
 }
 
+/* Hint that queue @index's interrupt belongs on @mask's CPUs, where the transport can. */
+static void v4net_set_vq_affinity(struct v4net *net, unsigned int index,
+				  const struct cpumask *mask)
+{
+	const struct virtio4_config_ops *config = net->vdev->config;
+
+	if (config->set_vq_affinity)
+		config->set_vq_affinity(net->vdev, index, mask);
+}
+
 /*
  * Each CPU sends on the pair of its number modulo the pairs in use (XPS), so
- * that a flow's packets stay on one queue and the queues share the CPUs.
+ * that a flow's packets stay on one queue and the queues share the CPUs; the
+ * pair's interrupts are hinted to the same CPUs, and those of pairs not in
+ * use to none.
  */
-static void v4net_set_xps(struct v4net *net)
+static void v4net_set_affinity(struct v4net *net)
 {
 	cpumask_var_t mask;
 	unsigned int i, cpu;
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return;		/* then the stack spreads flows by hash */
-	for (i = 0; i < net->pairs; i++) {
+	for (i = 0; i < net->max_pairs; i++) {
 		cpumask_clear(mask);
 		for_each_online_cpu(cpu)
-			if (cpu % net->pairs == i)
+			if (i < net->pairs && cpu % net->pairs == i)
 				cpumask_set_cpu(cpu, mask);
-		netif_set_xps_queue(net->dev, mask, i);
+		if (i < net->pairs)
+			netif_set_xps_queue(net->dev, mask, i);
+		v4net_set_vq_affinity(net, 2 * i, i < net->pairs ? mask : NULL);
+		v4net_set_vq_affinity(net, 2 * i + 1, i < net->pairs ? mask : NULL);
 	}
 	free_cpumask_var(mask);
 }
@@ -737,7 +752,7 @@ static int v4net_set_pairs(struct v4net *net, unsigned int pairs)
 	      netif_set_real_num_rx_queues(net->dev, pairs);
 	if (err)
 		return err;
-	v4net_set_xps(net);
+	v4net_set_affinity(net);
 	return 0;
 }
 
@@ -999,16 +1014,18 @@ static void v4net_free_queues(struct v4net *net)
 /*
  * One pair per CPU, as many as the device has; told to it once it runs. With
  * RSS, even one pair: the device then holds the key and table ethtool shows.
+ * One pair without RSS needs no command, only its interrupts' affinity.
  */
 static void v4net_start_pairs(struct v4net *net)
 {
 	unsigned int pairs = min(net->max_pairs, num_online_cpus());
-	int err;
+	int err = 0;
 
-	if (pairs == 1 && !net->rss.on)
-		return;
 	rtnl_lock();
-	err = v4net_set_pairs(net, pairs);
+	if (pairs == 1 && !net->rss.on)
+		v4net_set_affinity(net);
+	else
+		err = v4net_set_pairs(net, pairs);
 	rtnl_unlock();
 	if (err)
 		netdev_warn(net->dev, "using one queue pair of %u: %pe\n", net->max_pairs,

@@ -43,6 +43,7 @@ struct vp_queue {
 	struct virtio4_queue *vq;
 	void __iomem *notify;
 	char name[32];
+	struct cpumask *hint;	/* its vector's affinity hint (set_vq_affinity) */
 };
 
 struct vp_device {
@@ -57,6 +58,7 @@ struct vp_device {
 	u32 notify_mult;
 	int bars;
 	enum vp_irq_mode mode;
+	bool managed;		/* the queue vectors' affinity is the kernel's (spread) */
 	unsigned int nvectors;
 	unsigned int nvqs;
 	struct vp_queue *queues;
@@ -290,6 +292,7 @@ static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
 	}
 	vp->nvectors = nvqs + 1;
 	vp->mode = VP_IRQ_PER_QUEUE;
+	vp->managed = !!spread;
 	if (best == VP_IRQ_PER_QUEUE &&
 	    pci_alloc_irq_vectors_affinity(pdev, nvqs + 1, nvqs + 1, flags,
 					   spread ? &desc : NULL) > 0)
@@ -335,8 +338,12 @@ static void vp_free_irqs(struct vp_device *vp)
 		free_irq(pci_irq_vector(vp->pdev, 1), vp);
 		return;
 	}
-	for (i = 0; i < vp->nvqs; i++)
+	for (i = 0; i < vp->nvqs; i++) {
+		/* free_irq() WARNs on a hint left behind. */
+		if (vp->queues[i].hint)
+			irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, i + 1), NULL);
 		free_irq(pci_irq_vector(vp->pdev, i + 1), vp->queues[i].vq);
+	}
 }
 
 static int vp_request_irqs(struct vp_device *vp)
@@ -383,6 +390,7 @@ static void vp_del_queues(struct vp_device *vp)
 	unsigned int i;
 
 	for (i = 0; i < vp->nvqs; i++) {
+		kfree(vp->queues[i].hint);
 		if (!vp->queues[i].vq)
 			continue;
 		if (vp->reset_failed)
@@ -606,6 +614,38 @@ static const struct cpumask *vp_get_vq_affinity(struct virtio4_device *vdev,
 	return pci_irq_get_affinity(vp->pdev, index + 1);
 }
 
+/*
+ * Queue @index's interrupt goes to the CPUs of @mask (NULL: wherever), as a
+ * hint the user may override; only where each queue has a vector of its own
+ * whose affinity is not managed.
+ */
+static int vp_set_vq_affinity(struct virtio4_device *vdev, unsigned int index,
+			      const struct cpumask *mask)
+{
+	struct vp_device *vp = to_vp(vdev);
+	struct vp_queue *q;
+	int err;
+
+	if (vp->mode != VP_IRQ_PER_QUEUE || vp->managed || index >= vp->nvqs)
+		return 0;
+	q = &vp->queues[index];
+	if (!mask) {
+		if (!q->hint)
+			return 0;
+		err = irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, index + 1), NULL);
+		kfree(q->hint);		/* /proc/irq no longer shows it */
+		q->hint = NULL;
+		return err;
+	}
+	if (!q->hint) {
+		q->hint = kzalloc(cpumask_size(), GFP_KERNEL);
+		if (!q->hint)
+			return -ENOMEM;
+	}
+	cpumask_copy(q->hint, mask);
+	return irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, index + 1), q->hint);
+}
+
 static const struct virtio4_config_ops vp_config_ops = {
 	.get			= vp_get,
 	.set			= vp_set,
@@ -618,6 +658,7 @@ static const struct virtio4_config_ops vp_config_ops = {
 	.find_vqs		= vp_find_vqs,
 	.del_vqs		= vp_del_vqs,
 	.get_vq_affinity	= vp_get_vq_affinity,
+	.set_vq_affinity	= vp_set_vq_affinity,
 };
 
 /* Map the virtio capability of @type; returns its mapping or NULL. */

@@ -63,6 +63,10 @@ typedef bool virtio4_callback_t(struct virtio4_queue *vq);
  * @del_vqs: delete every queue find_vqs() created; the device is reset.
  * @get_vq_affinity: optional; the CPUs queue @index's interrupt is bound to,
  *	or NULL when the transport does not know (then any mapping will do).
+ * @set_vq_affinity: optional; send queue @index's interrupt to the CPUs of
+ *	@mask (NULL: no preference), as a hint the user may override
+ *	(/proc/irq). Does nothing where queues share an interrupt or their
+ *	affinity is managed (@spread). Returns 0 or -errno.
  *
  * Every operation may sleep except @get, @set and @generation.
  */
@@ -85,6 +89,8 @@ struct virtio4_config_ops {
 	void (*del_vqs)(struct virtio4_device *vdev);
 	const struct cpumask *(*get_vq_affinity)(struct virtio4_device *vdev,
 						 unsigned int index);
+	int (*set_vq_affinity)(struct virtio4_device *vdev, unsigned int index,
+			       const struct cpumask *mask);
 };
 
 /**

@@ -2,7 +2,9 @@
 # Our network driver under traffic, beside a peer NIC on Linux's virtio_net (one QEMU hub; the
 # peer in its own network namespace): 100 times link down and up while the peer floods pings,
 # then pings all come back both ways; then rmmod while the peer still floods is clean, and the
-# reloaded driver's new interface reaches the peer.
+# reloaded driver's new interface reaches the peer. Our NIC's queue interrupts are hinted to its
+# one pair's CPUs, every CPU (/proc/irq/N/affinity_hint), and the hints go with the interrupts
+# at rmmod (free_irq WARNs on one left behind).
 # kernels: debug stock
 # timeout: 300
 # qemu: -netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:42:01,addr=04.0
@@ -16,6 +18,13 @@ peer_flood() {
 }
 
 net_up_beside_linux
+dev=$(basename "$(readlink "/sys/class/net/$NETDEV/device")")
+for q in rx0 tx0; do
+	irq=$(awk -v n="$dev-$q" '$NF == n { sub(":", "", $1); print $1 }' /proc/interrupts)
+	[ -n "$irq" ] || fail "no interrupt named $dev-$q"
+	expect_eq "CPUs hinted for $dev-$q's interrupt (a mask)" \
+		$(((1 << $(grep -c ^processor /proc/cpuinfo)) - 1)) $((0x$(cat /proc/irq/$irq/affinity_hint)))
+done
 peer_flood 3000
 for i in $(seq 100); do
 	ip link set "$NETDEV" down || fail "down #$i"
