@@ -709,27 +709,48 @@ static void v4net_set_vq_affinity(struct v4net *net, unsigned int index,
 }
 
 /*
- * Each CPU sends on the pair of its number modulo the pairs in use (XPS), so
- * that a flow's packets stay on one queue and the queues share the CPUs; the
- * pair's interrupts are hinted to the same CPUs, and those of pairs not in
- * use to none.
+ * The online CPUs of pair @i: the Kth online CPU goes to pair K modulo the
+ * pairs in use (CPU N to pair N modulo pairs, online CPUs numbered without
+ * gaps); with more pairs than CPUs, pair @i gets the (@i modulo CPUs)th.
+ */
+static void v4net_pair_cpus(struct v4net *net, unsigned int i, struct cpumask *mask)
+{
+	unsigned int cpu, k = 0, n = num_online_cpus();
+
+	cpumask_clear(mask);
+	for_each_online_cpu(cpu) {
+		if (k % net->pairs == i || (i >= n && k == i % n))
+			cpumask_set_cpu(cpu, mask);
+		k++;
+	}
+}
+
+/*
+ * Each CPU sends on its pair (v4net_pair_cpus, XPS), so that a flow's
+ * packets stay on one queue and the queues share the CPUs; the pair's
+ * interrupts are hinted to the same CPUs, and those of pairs not in use to
+ * none (all of them, without memory for a mask).
  */
 static void v4net_set_affinity(struct v4net *net)
 {
 	cpumask_var_t mask;
-	unsigned int i, cpu;
+	unsigned int i;
+	bool used;
 
-	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
-		return;		/* then the stack spreads flows by hash */
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL)) {
+		/* The stack spreads flows by hash; no stale hint stays. */
+		for (i = 0; i < 2 * net->max_pairs; i++)
+			v4net_set_vq_affinity(net, i, NULL);
+		return;
+	}
 	for (i = 0; i < net->max_pairs; i++) {
-		cpumask_clear(mask);
-		for_each_online_cpu(cpu)
-			if (i < net->pairs && cpu % net->pairs == i)
-				cpumask_set_cpu(cpu, mask);
-		if (i < net->pairs)
+		used = i < net->pairs;
+		if (used) {
+			v4net_pair_cpus(net, i, mask);
 			netif_set_xps_queue(net->dev, mask, i);
-		v4net_set_vq_affinity(net, 2 * i, i < net->pairs ? mask : NULL);
-		v4net_set_vq_affinity(net, 2 * i + 1, i < net->pairs ? mask : NULL);
+		}
+		v4net_set_vq_affinity(net, 2 * i, used ? mask : NULL);
+		v4net_set_vq_affinity(net, 2 * i + 1, used ? mask : NULL);
 	}
 	free_cpumask_var(mask);
 }

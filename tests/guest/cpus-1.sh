@@ -3,7 +3,8 @@
 # Disks, NICs and checks (a fio job per CPU): cpus_and_queues in tests/qemu/guest-lib.sh.
 # Then two NICs whose devices offer 2 queue pairs and RSS (the device host's net-pair): each
 # uses one pair, and its device holds the RSS configuration ethtool shows (its one table of
-# 128 entries on queue 0, its key), sent at probe though the pairs did not change.
+# 128 entries on queue 0, its key), sent at probe though the pairs did not change; with 2
+# pairs (ethtool -L) each sends from the one CPU (XPS).
 # kernels: debug
 # smp: 1
 # timeout: 300
@@ -26,6 +27,13 @@ for i in 1 2; do
 	expect_eq "NIC_$i's key in its device" "$(rss_key_of $i)" "$(net_pair_stat $i rss_key)"
 done
 ns_reach 1
+ns_ping_count 1 20 -i 0.05
+# More pairs than CPUs: each sends from the one CPU (XPS), none is left without a CPU.
+in_ns ns1 ethtool -L "$NIC_1" combined 2 || fail "ethtool -L NIC_1 combined 2"
+for q in 0 1; do
+	expect_eq "CPUs of NIC_1's tx-$q with 2 pairs on 1 CPU (xps_cpus, a mask)" 1 \
+		$((0x$($IP netns exec ns1 cat /sys/class/net/$NIC_1/queues/tx-$q/xps_cpus)))
+done
 ns_ping_count 1 20 -i 0.05
 stop_host
 ns_delete ns1 ns2 || fail "deleting the namespaces"
