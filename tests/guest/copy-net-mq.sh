@@ -30,11 +30,6 @@ kmemleak_start
 modprobe virtio4_copy && modprobe virtio4_net || fail "loading virtio4_copy, virtio4_net"
 expect_eq "CPUs" 4 "$(grep -c ^processor /proc/cpuinfo)"
 
-# channels N: "MAX CURRENT" combined channels of NIC_N (ethtool -l).
-channels() {
-	eval "in_ns ns$1 ethtool -l \$NIC_$1" | awk '/^Combined:/ { printf "%s%s", sep, $2; sep = " " }'
-}
-
 # expect_pairs PAIRS: both NICs and their devices use PAIRS pairs.
 expect_pairs() {
 	local i

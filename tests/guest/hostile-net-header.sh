@@ -52,8 +52,7 @@ for lie in gso-not-tcp:"claims TCPv4 segmentation of a frame that is not TCP ove
 	pair "$mode"
 	# The sender's neighbour entry for the liar set by hand: where every frame lies, the ARP
 	# exchange fails too, and the pings must still reach the liar's NIC as IPv4 frames.
-	mac=$(eval "\$IP -n ns$LIAR -o link show dev \$NIC_$LIAR" |
-		sed -n 's/.* link\/ether \([0-9a-f:]*\) .*/\1/p')
+	mac=$(nic_mac $LIAR)
 	[ -n "$mac" ] || fail "the MAC of NIC_$LIAR ($mode)"
 	eval "\$IP -n ns$OTHER neigh replace 169.254.20.$LIAR lladdr $mac dev \$NIC_$OTHER nud permanent" ||
 		fail "a permanent neighbour entry for the liar ($mode)"

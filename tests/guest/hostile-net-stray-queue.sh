@@ -19,8 +19,7 @@ stray=1
 [ "$(net_pair_device 1)" = net0 ] || stray=2
 for i in 1 2; do
 	expect_eq "NIC_$i's pairs in use (ethtool -l: maximum, current)" "4 2" \
-		"$(eval "in_ns ns$i ethtool -l \$NIC_$i" |
-			awk '/^Combined:/ { printf "%s%s", sep, $2; sep = " " }')"
+		"$(channels $i)"
 	# RPS on every receive queue the stack has (ip netns exec mounts the namespace's sysfs).
 	eval "nic=\$NIC_$i"
 	$IP netns exec ns$i sh -c "for f in /sys/class/net/$nic/queues/rx-*/rps_cpus; do

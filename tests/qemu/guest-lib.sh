@@ -640,6 +640,11 @@ nic_stat() {
 	nic_stats "$1" | sed -n "s/^ *$2: //p"
 }
 
+# channels N: "MAX CURRENT" combined channels of NIC_N (ethtool -l).
+channels() {
+	eval "in_ns ns$1 ethtool -l \$NIC_$1" | awk '/^Combined:/ { printf "%s%s", sep, $2; sep = " " }'
+}
+
 # nic_stats N: NIC_N's ethtool -S, all of it (one snapshot of every counter).
 nic_stats() {
 	eval "in_ns ns$1 ethtool -S \$NIC_$1"
