@@ -5,6 +5,8 @@
 # both ends, iperf3 TCP both ways and UDP; then ip -s link shows the packet counts ethtool -S does.
 # kernels: debug stock
 # guests: 2
+# One vCPU each, two in all: it runs beside another test, not alone (make check's time).
+# smp: 1
 # timeout: 420
 # qemu: -device virtio-net-pci,netdev=wire,mac=52:54:00:12:34:5$GUEST,host_mtu=9000
 . /tests/lib.sh

@@ -357,8 +357,8 @@ jiffies_now() {
 
 # kmemleak_check: fail if kmemleak reports an object allocated since kmemleak_start. An
 # object is reported only by a scan that starts 5 s or more after its allocation and finds it
-# unreferenced and unchanged since the scan before: two scans, the second 6 s or more after
-# now (a scan takes about 3 s on the debug kernel under TCG with 512 MiB: a sleep between).
+# unreferenced and unchanged since the scan before: two scans, the second 5.2 s or more after
+# now (a scan takes 2.4-3.6 s on the debug kernel under TCG with 512 MiB: a sleep between).
 # In a boot shared by several tests (VIRTIO4_SHARED_BOOT, from /init) the check waits for the end
 # of the boot, where kmemleak_check_later makes it once for all of them.
 kmemleak_check() {
@@ -383,7 +383,7 @@ kmemleak_scan_twice() {
 	t1=$(cut -d ' ' -f 1 /proc/uptime)
 	echo scan >$KMEMLEAK || return 1
 	t2=$(cut -d ' ' -f 1 /proc/uptime)
-	sleep "$(awk -v a="$t1" -v b="$t2" 'BEGIN { d = 6 - (b - a); printf "%.2f", (d > 0 ? d : 0) }')"
+	sleep "$(awk -v a="$t1" -v b="$t2" 'BEGIN { d = 5.2 - (b - a); printf "%.2f", (d > 0 ? d : 0) }')"
 	echo scan >$KMEMLEAK || return 1
 }
 
