@@ -20,6 +20,10 @@ static bool indirect = true;
 module_param(indirect, bool, 0444);
 MODULE_PARM_DESC(indirect, "Accept VIRTIO_RING_F_INDIRECT_DESC when offered (default: true)");
 
+static bool packed = true;
+module_param(packed, bool, 0444);
+MODULE_PARM_DESC(packed, "Accept VIRTIO_F_RING_PACKED (the packed ring layout) when offered (default: true)");
+
 static DEFINE_IDA(virtio4_index_ida);
 static struct dentry *virtio4_debugfs_root;
 
@@ -214,6 +218,8 @@ static u64 virtio4_driver_features(const struct virtio4_driver *drv)
 		features |= BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
 	if (indirect)
 		features |= BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC);
+	if (packed)
+		features |= BIT_ULL(VIRTIO_F_RING_PACKED);
 	return features;
 }
 

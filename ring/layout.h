@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The split virtqueue as the device sees it (virtio 1.x, little-endian):
+ * The split and packed virtqueues as the device sees them (virtio 1.x,
+ * little-endian):
  * shared by the ring and by the test doubles that play the device.
  */
 #ifndef _VIRTIO4_RING_LAYOUT_H
@@ -32,6 +33,20 @@ struct ring_used {
 	struct ring_used_elem ring[]; /* then avail_event */
 };
 
+/* The packed virtqueue (VIRTIO_F_RING_PACKED): one ring of these. */
+struct ring_packed_desc {
+	__le64 addr;
+	__le32 len;
+	__le16 id;
+	__le16 flags;	/* VRING_DESC_F_*, and the AVAIL and USED bits */
+};
+
+/* An event suppression area: the driver's (for interrupts) or the device's (for kicks). */
+struct ring_packed_event {
+	__le16 off_wrap;	/* a ring place, and its wrap counter in bit 15 */
+	__le16 flags;		/* VRING_PACKED_EVENT_FLAG_ENABLE, _DISABLE or _DESC */
+};
+
 /**
  * struct virtio4_ring_view - a ring's shared memory, for a test double
  * @desc: the descriptor table.
@@ -44,10 +59,24 @@ struct virtio4_ring_view {
 	struct ring_used *used;
 };
 
+/**
+ * struct virtio4_packed_view - a packed ring's shared memory, for a test double
+ * @desc: the descriptor ring.
+ * @driver: the driver's event suppression area.
+ * @device: the device's event suppression area.
+ */
+struct virtio4_packed_view {
+	struct ring_packed_desc *desc;
+	struct ring_packed_event *driver;
+	struct ring_packed_event *device;
+};
+
 struct virtio4_queue;
 
 /* Exported only to KUnit tests (namespace EXPORTED_FOR_KUNIT_TESTING). */
 void virtio4_ring_test_view(struct virtio4_queue *vq,
 			    struct virtio4_ring_view *view);
+void virtio4_ring_test_packed_view(struct virtio4_queue *vq,
+				   struct virtio4_packed_view *view);
 
 #endif /* _VIRTIO4_RING_LAYOUT_H */

@@ -2,7 +2,8 @@
 /*
  * The descriptor ring: draft IV's efficient implementation of the queue
  * API, as the virtio 1.x split virtqueue (a descriptor table, an available
- * ring the driver writes and a used ring the device writes).
+ * ring the driver writes and a used ring the device writes), and the entry
+ * points transports call for either layout (packed.c has the packed one).
  *
  * The device is not trusted. Everything the ring needs to free a buffer
  * (addresses, lengths, chain links) is kept in driver-private shadow
@@ -17,92 +18,31 @@
  */
 #include <linux/debugfs.h>
 #include <linux/kmemleak.h>
-#include <linux/dma-mapping.h>
 #include <linux/seq_file.h>
 #include <linux/module.h>
-#include <linux/slab.h>
 #include <uapi/linux/virtio_config.h>
-#include <uapi/linux/virtio_ring.h>
-#include <virtio4/ring.h>
 #include <kunit/visibility.h>
-#include "layout.h"
+#include "common.h"
 
 static bool indirect_always;
 module_param(indirect_always, bool, 0644);
 MODULE_PARM_DESC(indirect_always,
 		 "Put every multi-element buffer in an indirect table when the device allows; otherwise only buffers that do not fit directly (default: false)");
 
-/* What the driver wrote into one descriptor: its private, trusted copy. */
-struct ring_shadow {
-	dma_addr_t addr;
-	u32 len;
-	u16 flags;
-	u16 next;
-};
-
-/* One outstanding buffer, indexed by its head descriptor. */
-struct ring_buffer {
-	void *data;		/* the driver's token; NULL when not a head */
-	u32 in_len;		/* bytes the device may write */
-	u16 ndescs;		/* ring descriptors the buffer holds */
-	u16 last;		/* its last ring descriptor */
-	struct ring_desc *indirect;	/* its indirect table, or NULL */
-	unsigned int indirect_num;	/* entries in that table */
-};
-
-struct ring {
-	struct virtio4_queue vq;
-	struct virtio4_device *vdev;
-	struct device *dma_dev;
-	virtio4_notify_t *notify;
-	void *notify_data;
-
-	/* Shared with the device. */
-	void *mem;
-	dma_addr_t mem_dma;
-	size_t mem_size;
-	struct ring_desc *desc;
-	struct ring_avail *avail;
-	struct ring_used *used;
-
-	/* Private. */
-	struct ring_shadow *shadow;
-	struct ring_buffer *buffers;
-	bool event_idx;
-	bool indirect;
-	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
-	bool callbacks;		/* the driver wants callbacks */
-	bool delayed;		/* ... only at the mark restart_delayed set */
-	u16 free_head;
-	u16 in_flight;		/* buffers the device holds */
-	u16 avail_idx;		/* the next available index to publish */
-	u16 num_added;		/* buffers added since the last sync */
-	u16 last_used;		/* the next used index to read */
-	u16 avail_flags;
-	u64 spurious;		/* interrupts with nothing used */
-	u64 indirect_tables;	/* buffers added through an indirect table */
-	u64 alloc_failures;	/* indirect tables that could not be allocated */
-	struct virtio4_storm storm;	/* ... in a row */
-	struct dentry *debugfs;
-	char name[32];
-};
-
-#define to_ring(_vq) container_of(_vq, struct ring, vq)
-
 #define CREATE_TRACE_POINTS
 #include "trace.h"
 
 static __le16 *ring_used_event(struct ring *r)
 {
-	return &r->avail->ring[r->vq.num];
+	return &r->split.avail->ring[r->vq.num];
 }
 
 static __le16 *ring_avail_event(struct ring *r)
 {
-	return (__le16 *)&r->used->ring[r->vq.num];
+	return (__le16 *)&r->split.used->ring[r->vq.num];
 }
 
-static __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
+__printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 {
 	struct va_format vaf;
 	va_list args;
@@ -117,41 +57,12 @@ static __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 	va_end(args);
 }
 
-static enum dma_data_direction ring_dir(u16 flags)
-{
-	return (flags & VRING_DESC_F_WRITE) ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
-}
-
-/*
- * A device without VIRTIO_F_ACCESS_PLATFORM uses guest physical addresses,
- * bypassing any IOMMU (virtio 1.x, 6.1): no DMA API then, and nothing to
- * unmap. With it, every element is mapped through @dma_dev.
- */
-static int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
-		    dma_addr_t *addr)
-{
-	if (!r->use_dma) {
-		*addr = sg_phys(s);
-		return 0;
-	}
-	*addr = dma_map_page(r->dma_dev, sg_page(s), s->offset, s->length,
-			     ring_dir(flags));
-	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
-}
-
-static void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
-{
-	if (r->use_dma)
-		dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
-}
-
 /*
  * Map @total elements of @sg and add up the bytes of the in elements; on
  * failure (or more than U32_MAX in bytes) nothing stays mapped.
  */
-static int ring_map_sg(struct ring *r, struct scatterlist *sg,
-		       unsigned int out_num, unsigned int total,
-		       dma_addr_t *addrs, u32 *in_len)
+int ring_map_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
+		unsigned int total, dma_addr_t *addrs, u32 *in_len)
 {
 	struct scatterlist *s;
 	unsigned int i;
@@ -173,21 +84,66 @@ static int ring_map_sg(struct ring *r, struct scatterlist *sg,
 		*in_len = in;
 		return 0;
 	}
-	total = i;
+	ring_unmap_sg(r, sg, out_num, i, addrs);
+	return err;
+}
+
+/* Unmap the first @total elements of @sg, mapped by ring_map_sg(). */
+void ring_unmap_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
+		   unsigned int total, const dma_addr_t *addrs)
+{
+	struct scatterlist *s;
+	unsigned int i;
+
 	for_each_sg(sg, s, total, i)
 		ring_unmap(r, addrs[i], s->length, i < out_num ? 0 : VRING_DESC_F_WRITE);
-	return err;
+}
+
+/*
+ * An indirect table of @total entries of @entry bytes, with room after it
+ * for the elements' addresses (*@addrs), and the elements of @sg mapped:
+ * the table, or NULL with *@err set (memory short, or a mapping failed).
+ */
+void *ring_indirect_table(struct ring *r, struct scatterlist *sg,
+			  unsigned int out_num, unsigned int total, size_t entry,
+			  dma_addr_t **addrs, u32 *in_len, int *err)
+{
+	void *table = kmalloc_array(total, entry + sizeof(**addrs), GFP_ATOMIC);
+
+	if (!table) {
+		r->alloc_failures++;
+		*err = -ENOMEM;
+		return NULL;
+	}
+	*addrs = table + total * entry;
+	*err = ring_map_sg(r, sg, out_num, total, *addrs, in_len);
+	if (*err) {
+		kfree(table);
+		return NULL;
+	}
+	return table;
+}
+
+/* Map an indirect table of @size bytes for the device to read. */
+int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr)
+{
+	if (!r->use_dma) {
+		*addr = virt_to_phys(table);
+		return 0;
+	}
+	*addr = dma_map_single(r->dma_dev, table, size, DMA_TO_DEVICE);
+	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
 }
 
 static void ring_publish(struct ring *r, u16 head)
 {
-	r->avail->ring[r->avail_idx & (r->vq.num - 1)] = cpu_to_le16(head);
-	r->avail_idx++;
+	r->split.avail->ring[r->split.avail_idx & (r->vq.num - 1)] = cpu_to_le16(head);
+	r->split.avail_idx++;
 	r->num_added++;
 	r->in_flight++;
 	/* The device must see the ring entry before the index that covers it. */
 	virt_wmb();
-	WRITE_ONCE(r->avail->idx, cpu_to_le16(r->avail_idx));
+	WRITE_ONCE(r->split.avail->idx, cpu_to_le16(r->split.avail_idx));
 	trace_virtio4_add_buf(r, r->buffers[head].data, head, r->vq.num_free);
 }
 
@@ -225,47 +181,25 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 	u32 in_len;
 	int err;
 
-	table = kmalloc_array(total, sizeof(*table) + sizeof(*addrs), GFP_ATOMIC);
-	if (!table) {
-		r->alloc_failures++;
-		return -ENOMEM;
-	}
-	addrs = (dma_addr_t *)(table + total);
-	err = ring_map_sg(r, sg, out_num, total, addrs, &in_len);
-	if (err)
-		goto err_free;
+	table = ring_indirect_table(r, sg, out_num, total, sizeof(*table), &addrs,
+				    &in_len, &err);
+	if (!table)
+		return err;
 	ring_fill_indirect(table, sg, out_num, total, addrs);
-	err = -ENOMEM;
-	if (!r->use_dma) {
-		table_dma = virt_to_phys(table);
-	} else {
-		table_dma = dma_map_single(r->dma_dev, table, total * sizeof(*table),
-					   DMA_TO_DEVICE);
-		if (dma_mapping_error(r->dma_dev, table_dma))
-			goto err_unmap;
-	}
+	err = ring_map_table(r, table, total * sizeof(*table), &table_dma);
+	if (err)
+		goto err_unmap;
 
-	r->desc[head].addr = cpu_to_le64(table_dma);
-	r->desc[head].len = cpu_to_le32(total * sizeof(*table));
-	r->desc[head].flags = cpu_to_le16(VRING_DESC_F_INDIRECT);
-	r->shadow[head].addr = table_dma;
-	r->shadow[head].len = total * sizeof(*table);
-	r->shadow[head].flags = VRING_DESC_F_INDIRECT;
-	r->free_head = r->shadow[head].next;
-	r->vq.num_free--;
-	r->buffers[head] = (struct ring_buffer) {
-		.data = data, .in_len = in_len, .ndescs = 1, .last = head,
-		.indirect = table, .indirect_num = total,
-	};
-	r->indirect_tables++;
+	r->split.desc[head].addr = cpu_to_le64(table_dma);
+	r->split.desc[head].len = cpu_to_le32(total * sizeof(*table));
+	r->split.desc[head].flags = cpu_to_le16(VRING_DESC_F_INDIRECT);
+	ring_record_indirect(r, data, in_len, table, total, table_dma,
+			     total * sizeof(*table));
 	ring_publish(r, head);
 	return 0;
 
 err_unmap:
-	while (total--)
-		ring_unmap(r, addrs[total], le32_to_cpu(table[total].len),
-			   le16_to_cpu(table[total].flags));
-err_free:
+	ring_unmap_sg(r, sg, out_num, total, addrs);
 	kfree(table);
 	return err;
 }
@@ -277,10 +211,10 @@ static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
 	r->shadow[i].addr = addr;
 	r->shadow[i].len = len;
 	r->shadow[i].flags = flags;
-	r->desc[i].addr = cpu_to_le64(addr);
-	r->desc[i].len = cpu_to_le32(len);
-	r->desc[i].flags = cpu_to_le16(flags);
-	r->desc[i].next = cpu_to_le16(r->shadow[i].next);
+	r->split.desc[i].addr = cpu_to_le64(addr);
+	r->split.desc[i].len = cpu_to_le32(len);
+	r->split.desc[i].flags = cpu_to_le16(flags);
+	r->split.desc[i].next = cpu_to_le16(r->shadow[i].next);
 }
 
 /*
@@ -333,36 +267,57 @@ err_unmap:
 	return err;
 }
 
-static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
-			unsigned int out_num, unsigned int in_num, void *data)
-{
-	struct ring *r = to_ring(vq);
-	unsigned int total = out_num + in_num;
+enum { RING_ADD_DIRECT, RING_ADD_INDIRECT };
 
+/*
+ * How add_buf() adds a buffer of @total elements, @out_num of them out:
+ * RING_ADD_DIRECT (a chain of ring descriptors), RING_ADD_INDIRECT (one
+ * descriptor and a table), or the error it returns.
+ */
+static int ring_add_how(struct ring *r, unsigned int out_num,
+			unsigned int total, const void *data)
+{
 	if (unlikely(r->vq.broken))
 		return -EIO;
 	if (unlikely(!data || !total || total < out_num))
 		return -EINVAL;
 	/* The common case first: the chain fits in the ring. */
-	if (likely(total <= vq->num_free) &&
+	if (likely(total <= r->vq.num_free) &&
 	    !(indirect_always && r->indirect && total > 1))
-		return ring_add_direct(r, sg, out_num, total, data);
-	if (!vq->num_free)
+		return RING_ADD_DIRECT;
+	if (!r->vq.num_free)
 		return -ENOSPC;
 	if (r->indirect && total > 1)
-		return ring_add_indirect(r, sg, out_num, total, data);
-	return total > vq->num ? -EINVAL : -ENOSPC;
+		return RING_ADD_INDIRECT;
+	return total > r->vq.num ? -EINVAL : -ENOSPC;
+}
+
+/* Both layouts' add_buf: the checks and the choice of a chain or a table are the same. */
+int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+		 unsigned int out_num, unsigned int in_num, void *data)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int total = out_num + in_num;
+	int how = ring_add_how(r, out_num, total, data);
+
+	if (likely(how == RING_ADD_DIRECT))
+		return r->is_packed ? ring_packed_add_direct(r, sg, out_num, total, data) :
+				      ring_add_direct(r, sg, out_num, total, data);
+	if (how == RING_ADD_INDIRECT)
+		return r->is_packed ? ring_packed_add_indirect(r, sg, out_num, total, data) :
+				      ring_add_indirect(r, sg, out_num, total, data);
+	return how;
 }
 
 static bool ring_need_kick(struct ring *r)
 {
-	u16 new = r->avail_idx, old = new - r->num_added;
+	u16 new = r->split.avail_idx, old = new - r->num_added;
 
 	r->num_added = 0;
 	if (r->event_idx)
 		return vring_need_event(le16_to_cpu(READ_ONCE(*ring_avail_event(r))),
 					new, old);
-	return !(le16_to_cpu(READ_ONCE(r->used->flags)) & VRING_USED_F_NO_NOTIFY);
+	return !(le16_to_cpu(READ_ONCE(r->split.used->flags)) & VRING_USED_F_NO_NOTIFY);
 }
 
 static void ring_sync(struct virtio4_queue *vq)
@@ -373,45 +328,22 @@ static void ring_sync(struct virtio4_queue *vq)
 		return;
 	/* Publish the new index before reading whether the device wants a kick. */
 	virt_mb();
-	if (!ring_need_kick(r))
-		return;
-	vq->kicks++;
-	trace_virtio4_kick(r, NULL, r->avail_idx, r->in_flight);
-	if (!r->notify(vq, r->notify_data))
-		ring_set_broken(r, "notification failed");
+	if (ring_need_kick(r))
+		ring_kick(r, r->split.avail_idx);
 }
 
-static inline void ring_detach(struct ring *r, u16 head)
+/* Notify the device (@where: the avail index or ring place, for the trace). */
+void ring_kick(struct ring *r, unsigned int where)
 {
-	struct ring_buffer *b = &r->buffers[head];
-	u16 i = head;
-	unsigned int n;
-
-	if (b->indirect) {
-		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
-		for (n = 0; r->use_dma && n < b->indirect_num; n++)
-			ring_unmap(r, le64_to_cpu(b->indirect[n].addr),
-				   le32_to_cpu(b->indirect[n].len),
-				   le16_to_cpu(b->indirect[n].flags));
-		kfree(b->indirect);
-		b->indirect = NULL;
-	} else if (r->use_dma) {
-		for (n = 0; n < b->ndescs; n++) {
-			ring_unmap(r, r->shadow[i].addr, r->shadow[i].len,
-				   r->shadow[i].flags);
-			i = r->shadow[i].next;
-		}
-	}
-	r->shadow[b->last].next = r->free_head;
-	r->free_head = head;
-	r->vq.num_free += b->ndescs;
-	r->in_flight--;
-	b->data = NULL;
+	r->vq.kicks++;
+	trace_virtio4_kick(r, NULL, where, r->in_flight);
+	if (!r->notify(&r->vq, r->notify_data))
+		ring_set_broken(r, "notification failed");
 }
 
 static bool ring_more_used(struct ring *r)
 {
-	return le16_to_cpu(READ_ONCE(r->used->idx)) != READ_ONCE(r->last_used);
+	return le16_to_cpu(READ_ONCE(r->split.used->idx)) != READ_ONCE(r->split.last_used);
 }
 
 static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
@@ -423,33 +355,25 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 
 	if (unlikely(r->vq.broken))
 		return NULL;
-	used_idx = le16_to_cpu(READ_ONCE(r->used->idx));
-	if (used_idx == r->last_used)
+	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
+	if (used_idx == r->split.last_used)
 		return NULL;
-	if (unlikely((u16)(used_idx - r->last_used) > r->in_flight)) {
-		ring_set_broken(r, "used index moved from %u to %u", r->last_used,
+	if (unlikely((u16)(used_idx - r->split.last_used) > r->in_flight)) {
+		ring_set_broken(r, "used index moved from %u to %u", r->split.last_used,
 				used_idx);
 		return NULL;
 	}
 	/* Read the entry only after the index that covers it. */
 	virt_rmb();
-	slot = r->last_used & (vq->num - 1);
-	id = le32_to_cpu(READ_ONCE(r->used->ring[slot].id));
-	used_len = le32_to_cpu(READ_ONCE(r->used->ring[slot].len));
-	if (unlikely(id >= vq->num || !r->buffers[id].data)) {
-		ring_set_broken(r, "used id %u is not in flight (ring size %u)",
-				id, vq->num);
+	slot = r->split.last_used & (vq->num - 1);
+	id = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].id));
+	used_len = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].len));
+	if (!ring_used_ok(r, id, used_len))
 		return NULL;
-	}
-	if (unlikely(used_len > r->buffers[id].in_len)) {
-		ring_set_broken(r, "used length %u exceeds the buffer's %u",
-				used_len, r->buffers[id].in_len);
-		return NULL;
-	}
 	data = r->buffers[id].data;
 	trace_virtio4_used(r, data, id, used_len);
 	ring_detach(r, id);
-	WRITE_ONCE(r->last_used, r->last_used + 1);
+	WRITE_ONCE(r->split.last_used, r->split.last_used + 1);
 	/*
 	 * Ask for the next completion. A full barrier, not a plain store: the
 	 * next call reads used->idx, and a load passing this store would let
@@ -457,13 +381,13 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	 */
 	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
 		/* The store, then a full barrier. */
-		virt_store_mb(*ring_used_event(r), cpu_to_le16(r->last_used));
+		virt_store_mb(*ring_used_event(r), cpu_to_le16(r->split.last_used));
 	}
 	*len = used_len;
 	return data;
 }
 
-static int ring_detach_buf(struct virtio4_queue *vq, void *data)
+int ring_detach_buf(struct virtio4_queue *vq, void *data)
 {
 	struct ring *r = to_ring(vq);
 	unsigned int i;
@@ -479,7 +403,7 @@ static int ring_detach_buf(struct virtio4_queue *vq, void *data)
 	return -ENOENT;
 }
 
-static void *ring_detach_unused(struct virtio4_queue *vq)
+void *ring_detach_unused(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
 	unsigned int i;
@@ -500,8 +424,8 @@ static void ring_disable_callbacks(struct ring *r)
 	WRITE_ONCE(r->callbacks, false);
 	/* With EVENT_IDX, leaving used_event behind is enough. */
 	if (!r->event_idx) {
-		r->avail_flags |= VRING_AVAIL_F_NO_INTERRUPT;
-		WRITE_ONCE(r->avail->flags, cpu_to_le16(r->avail_flags));
+		r->split.avail_flags |= VRING_AVAIL_F_NO_INTERRUPT;
+		WRITE_ONCE(r->split.avail->flags, cpu_to_le16(r->split.avail_flags));
 	}
 }
 
@@ -517,10 +441,10 @@ static bool ring_restart(struct virtio4_queue *vq)
 	r->delayed = false;
 	WRITE_ONCE(r->callbacks, true);
 	if (r->event_idx) {
-		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used));
+		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->split.last_used));
 	} else {
-		r->avail_flags &= ~VRING_AVAIL_F_NO_INTERRUPT;
-		WRITE_ONCE(r->avail->flags, cpu_to_le16(r->avail_flags));
+		r->split.avail_flags &= ~VRING_AVAIL_F_NO_INTERRUPT;
+		WRITE_ONCE(r->split.avail->flags, cpu_to_le16(r->split.avail_flags));
 	}
 	/* Publish the re-enable before checking for buffers used meanwhile. */
 	virt_mb();
@@ -540,18 +464,18 @@ static bool ring_restart(struct virtio4_queue *vq)
 static bool ring_restart_delayed(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
-	u16 mark;
+	u16 mark, used_idx;
 
 	if (!r->event_idx)
 		return ring_restart(vq);
 	mark = r->in_flight * 3 / 4;
 	r->delayed = true;
 	WRITE_ONCE(r->callbacks, true);
-	WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->last_used + mark));
+	WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->split.last_used + mark));
 	/* Publish the mark before checking whether the device passed it. */
 	virt_mb();
-	if (unlikely((u16)(le16_to_cpu(READ_ONCE(r->used->idx)) - r->last_used) > mark &&
-		     !READ_ONCE(vq->broken))) {
+	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
+	if (unlikely((u16)(used_idx - r->split.last_used) > mark && !READ_ONCE(vq->broken))) {
 		ring_disable_callbacks(r);
 		return false;
 	}
@@ -601,20 +525,30 @@ static irqreturn_t ring_spurious(struct ring *r)
 static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 {
 	struct ring *r = to_ring(vq);
+	bool more;
 
 	/* Before DRIVER_OK the driver's state may not be set up: not ours. */
 	if (unlikely(!virtio4_is_ready(r->vdev)))
 		return IRQ_NONE;
-	if (unlikely(!ring_more_used(r) || READ_ONCE(vq->broken))) {
+	more = r->is_packed ? ring_packed_more_used(r) : ring_more_used(r);
+	if (unlikely(!more || READ_ONCE(vq->broken))) {
 		r->spurious++;
 		return own ? ring_spurious(r) : IRQ_NONE;
 	}
 	r->storm.count = 0;
 	vq->interrupts++;
-	trace_virtio4_interrupt(r, NULL, le16_to_cpu(READ_ONCE(r->used->idx)),
-				READ_ONCE(r->last_used));
-	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
-		ring_disable_callbacks(r);
+	if (r->is_packed)
+		trace_virtio4_interrupt(r, NULL, READ_ONCE(r->packed.last_used),
+					READ_ONCE(r->packed.last_used));
+	else
+		trace_virtio4_interrupt(r, NULL, le16_to_cpu(READ_ONCE(r->split.used->idx)),
+					READ_ONCE(r->split.last_used));
+	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq)) {
+		if (r->is_packed)
+			ring_packed_disable_callbacks(r);
+		else
+			ring_disable_callbacks(r);
+	}
 	return IRQ_HANDLED;
 }
 
@@ -670,7 +604,10 @@ static int ring_alloc(struct ring *r, unsigned int num)
 	r->buffers = kcalloc(num, sizeof(*r->buffers), GFP_KERNEL);
 	if (!r->shadow || !r->buffers)
 		return -ENOMEM;
-	r->mem_size = ring_sizes(num, &avail_off, &used_off);
+	if (r->is_packed)
+		r->mem_size = ring_packed_size(num);
+	else
+		r->mem_size = ring_sizes(num, &avail_off, &used_off);
 	/*
 	 * The ring's own addresses follow the same rule as the buffers': a
 	 * device without ACCESS_PLATFORM reads guest physical addresses, which
@@ -686,11 +623,15 @@ static int ring_alloc(struct ring *r, unsigned int num)
 	}
 	if (!r->mem)
 		return -ENOMEM;
-	r->desc = r->mem;
-	r->avail = r->mem + avail_off;
-	r->used = r->mem + used_off;
 	for (i = 0; i < num; i++)
 		r->shadow[i].next = i + 1;
+	if (r->is_packed) {
+		ring_packed_init(r, num);
+		return 0;
+	}
+	r->split.desc = r->mem;
+	r->split.avail = r->mem + avail_off;
+	r->split.used = r->mem + used_off;
 	return 0;
 }
 
@@ -712,9 +653,13 @@ static int ring_debugfs_show(struct seq_file *m, void *unused)
 
 	seq_printf(m, "size %u\nfree %u\nin_flight %u\n", r->vq.num,
 		   READ_ONCE(r->vq.num_free), READ_ONCE(r->in_flight));
-	seq_printf(m, "avail_idx %u\nused_idx %u\nlast_used %u\n",
-		   le16_to_cpu(READ_ONCE(r->avail->idx)),
-		   le16_to_cpu(READ_ONCE(r->used->idx)), READ_ONCE(r->last_used));
+	if (r->is_packed)
+		ring_packed_debugfs_show(r, m);
+	else
+		seq_printf(m, "layout split\navail_idx %u\nused_idx %u\nlast_used %u\n",
+			   le16_to_cpu(READ_ONCE(r->split.avail->idx)),
+			   le16_to_cpu(READ_ONCE(r->split.used->idx)),
+			   READ_ONCE(r->split.last_used));
 	seq_printf(m, "kicks %llu\ninterrupts %llu\nspurious %llu\n",
 		   READ_ONCE(r->vq.kicks), READ_ONCE(r->vq.interrupts),
 		   READ_ONCE(r->spurious));
@@ -733,14 +678,16 @@ DEFINE_SHOW_ATTRIBUTE(ring_debugfs);
  *	VIRTIO_F_ACCESS_PLATFORM is negotiated; otherwise the device gets
  *	physical addresses, as virtio 1.x says.
  * @index: the queue's number within @vdev.
- * @num: the number of descriptors, a power of two from 1 to 32768.
+ * @num: the number of descriptors, from 1 to 32768: a power of two for a
+ *	split ring.
  * @notify: the transport's kick.
  * @notify_data: passed to @notify (the queue's priv is the driver's).
  * @callback: the driver's callback, or NULL.
  * @name: the queue's name in logs.
  *
- * Uses VIRTIO_RING_F_EVENT_IDX and VIRTIO_RING_F_INDIRECT_DESC when they
- * are negotiated in @vdev->features.
+ * The ring is packed when VIRTIO_F_RING_PACKED is negotiated in
+ * @vdev->features, split otherwise, and uses VIRTIO_RING_F_EVENT_IDX and
+ * VIRTIO_RING_F_INDIRECT_DESC when they are.
  *
  * Context: process context.
  * Return: the queue, or an ERR_PTR(): -EINVAL for a bad @num, -ENOMEM.
@@ -752,15 +699,17 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 				       virtio4_callback_t *callback,
 				       const char *name)
 {
+	bool packed = virtio4_has_feature(vdev, VIRTIO_F_RING_PACKED);
 	struct ring *r;
 
-	if (!num || num > 32768 || !is_power_of_2(num)) {
+	if (!num || num > 32768 || (!packed && !is_power_of_2(num))) {
 		dev_err(&vdev->dev, "queue %s: bad size %u\n", name, num);
 		return ERR_PTR(-EINVAL);
 	}
 	r = kzalloc(sizeof(*r), GFP_KERNEL);
 	if (!r)
 		return ERR_PTR(-ENOMEM);
+	r->is_packed = packed;
 	r->vdev = vdev;
 	r->dma_dev = dma_dev;
 	r->notify = notify;
@@ -775,7 +724,7 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 		return ERR_PTR(-ENOMEM);
 	}
 	r->vq = (struct virtio4_queue) {
-		.ops = &ring_ops, .cb = callback, .index = index,
+		.ops = packed ? &ring_packed_ops : &ring_ops, .cb = callback, .index = index,
 		.num = num, .num_free = num,
 	};
 	if (vdev->debugfs)
@@ -850,9 +799,13 @@ void virtio4_ring_layout(struct virtio4_queue *vq,
 {
 	struct ring *r = to_ring(vq);
 
+	if (r->is_packed) {
+		ring_packed_layout(r, layout);
+		return;
+	}
 	layout->desc = r->mem_dma;
-	layout->avail = r->mem_dma + ((void *)r->avail - r->mem);
-	layout->used = r->mem_dma + ((void *)r->used - r->mem);
+	layout->avail = r->mem_dma + ((void *)r->split.avail - r->mem);
+	layout->used = r->mem_dma + ((void *)r->split.used - r->mem);
 }
 EXPORT_SYMBOL_GPL(virtio4_ring_layout);
 
@@ -903,12 +856,30 @@ void virtio4_ring_test_view(struct virtio4_queue *vq,
 {
 	struct ring *r = to_ring(vq);
 
-	view->desc = r->desc;
-	view->avail = r->avail;
-	view->used = r->used;
+	WARN_ON_ONCE(r->is_packed);
+	view->desc = r->split.desc;
+	view->avail = r->split.avail;
+	view->used = r->split.used;
 }
 EXPORT_SYMBOL_IF_KUNIT(virtio4_ring_test_view);
+
+/**
+ * virtio4_ring_test_packed_view - a packed ring's shared memory, for KUnit's test device
+ * @vq: the queue.
+ * @view: filled with its descriptor ring and event suppression areas.
+ */
+void virtio4_ring_test_packed_view(struct virtio4_queue *vq,
+				   struct virtio4_packed_view *view)
+{
+	struct ring *r = to_ring(vq);
+
+	WARN_ON_ONCE(!r->is_packed);
+	view->desc = r->packed.desc;
+	view->driver = r->packed.driver;
+	view->device = r->packed.device;
+}
+EXPORT_SYMBOL_IF_KUNIT(virtio4_ring_test_packed_view);
 #endif
 
-MODULE_DESCRIPTION("virtio draft IV: the descriptor ring (split virtqueue)");
+MODULE_DESCRIPTION("virtio draft IV: the descriptor ring (split and packed virtqueues)");
 MODULE_LICENSE("GPL");

@@ -9,7 +9,8 @@
  *   echo 1 > /sys/kernel/tracing/events/virtio4/enable
  *   cat /sys/kernel/tracing/trace_pipe
  *
- * Included by ring.c only, after struct ring.
+ * Included by ring.c (which creates the tracepoints) and packed.c, after
+ * struct ring (common.h).
  */
 #undef TRACE_SYSTEM
 #define TRACE_SYSTEM virtio4

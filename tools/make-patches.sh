@@ -131,28 +131,30 @@ subdir core
 maintain drivers/virtio4/core/ drivers/virtio4/include/virtio4/bus.h
 commit "add the virtio4 bus" \
 "Devices, drivers, feature negotiation (VIRTIO_F_VERSION_1 required; the
-ring features accepted unless the event_idx/indirect parameters say no),
-status handshake, configuration reads bounded by the generation count,
-configuration change work, sysfs attributes and a debugfs directory per
-device."
+ring features accepted unless the event_idx, indirect or packed
+parameters say no), status handshake, configuration reads bounded by the
+generation count, configuration change work, sysfs attributes and a
+debugfs directory per device."
 
 # 3. The descriptor ring.
 put include/virtio4/ring.h include/virtio4/ring.h
-for f in ring.c layout.h trace.h; do put "ring/$f" "ring/$f"; done
-makefile ring "obj-\$(CONFIG_VIRTIO4_RING) += virtio4_ring.o" "virtio4_ring-y := ring.o" \
+for f in ring.c packed.c common.h layout.h trace.h; do put "ring/$f" "ring/$f"; done
+makefile ring "obj-\$(CONFIG_VIRTIO4_RING) += virtio4_ring.o" "virtio4_ring-y := ring.o packed.o" \
 	"CFLAGS_ring.o := -I\$(srctree)/\$(src)	# trace.h, for the tracepoint machinery"
 kconfig "config VIRTIO4_RING
 	tristate
 	help
-	  The virtio 1.x split virtqueue as a draft-IV queue, for transports
-	  that share memory with their device. Selected by the transports
-	  that need it; the device is not trusted: every used entry is
-	  checked before use."
+	  The virtio 1.x split and packed virtqueues as draft-IV queues, for
+	  transports that share memory with their device. Selected by the
+	  transports that need it; the device is not trusted: every used
+	  entry is checked before use."
 subdir ring
 maintain drivers/virtio4/ring/ drivers/virtio4/include/virtio4/ring.h
 commit "add the descriptor ring" \
-"The split virtqueue of virtio 1.x behind the draft-IV queue operations,
-with event index and indirect descriptors. The device is not trusted:
+"The split and packed virtqueues of virtio 1.x behind the draft-IV queue
+operations, with event index and indirect descriptors; the packed layout
+when the device offers VIRTIO_F_RING_PACKED (the bus's packed parameter
+refuses it). The device is not trusted:
 addresses, lengths and chain links live in private shadow arrays, every
 used entry is checked (id in flight, length within the buffer, index
 within the ring), and a lying device breaks the queue with one log line.
@@ -281,9 +283,10 @@ kconfig "config VIRTIO4_KUNIT_TEST
 subdir tests
 maintain drivers/virtio4/tests/
 commit "add KUnit tests" \
-"Suites virtio4-ring (every kind of lie in the used ring breaks the
-queue, interrupt storms, event index), virtio4-api-ring and
-virtio4-api-copy (the same API cases over both implementations),
+"Suites virtio4-ring and virtio4-ring-packed (every kind of lie in the
+used ring breaks the queue, interrupt storms, event suppression, the
+packed ring's wrap counters), virtio4-api-ring, virtio4-api-packed and
+virtio4-api-copy (the same API cases over the three implementations),
 virtio4-copy-protocol (the device host's completions are checked) and
 virtio4-bus (bounded configuration reads)."
 
@@ -296,8 +299,8 @@ s = open(p).read()
 s = s.replace("*** SUBJECT HERE ***", "virtio4: virtio draft IV as a bus, a ring, two transports and two drivers")
 s = s.replace("*** BLURB HERE ***", """This series adds drivers/virtio4/: Rusty Russell's virtio draft IV (2007)
 queue API (add_buf, sync, get_buf, detach_buf, restart) as a bus of its
-own, the virtio 1.x split ring behind it, a PCI transport for QEMU's
-virtio-pci devices and a copying transport whose devices are served by a
+own, the virtio 1.x split and packed rings behind it, a PCI transport
+for QEMU's virtio-pci devices and a copying transport whose devices are served by a
 userspace process, and block and network drivers that speak the virtio
 1.x device protocols. It coexists with Linux's virtio: distinct bus,
 symbols, device and module names.

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The descriptor-ring implementation of the draft-IV API (the virtio 1.x
- * split virtqueue), as transports see it. The ring knows no transport: a
- * transport creates rings, tells the device where they are, forwards its
- * interrupts and performs the notification the ring asks for.
+ * split and packed virtqueues), as transports see it. The ring knows no
+ * transport: a transport creates rings, tells the device where they are,
+ * forwards its interrupts and performs the notification the ring asks for.
  */
 #ifndef _VIRTIO4_RING_H
 #define _VIRTIO4_RING_H
@@ -59,9 +59,11 @@ typedef bool virtio4_notify_t(struct virtio4_queue *vq, void *data);
 
 /**
  * struct virtio4_ring_layout - where a ring's parts are, for the device
- * @desc: bus address of the descriptor table.
- * @avail: bus address of the available (driver) ring.
- * @used: bus address of the used (device) ring.
+ * @desc: bus address of the descriptor table (packed: the descriptor ring).
+ * @avail: bus address of the available ring (packed: the driver's event
+ *	suppression area); virtio 1.x's "driver area".
+ * @used: bus address of the used ring (packed: the device's event
+ *	suppression area); virtio 1.x's "device area".
  */
 struct virtio4_ring_layout {
 	dma_addr_t desc;

@@ -20,6 +20,11 @@ static inline u8 take8(struct input *in)
 	return *in->p++;
 }
 
+static inline u16 take16(struct input *in)
+{
+	return take8(in) | (u16)take8(in) << 8;
+}
+
 static inline u32 take32(struct input *in)
 {
 	u32 v = take8(in);

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: our ring (ring/ring.c, built in userspace on the
- * kernel's tools/virtio stubs) against a device that writes anything it
- * likes into the used ring. The input is a program: each byte picks the
- * next step, driver's (add, sync, get, restart, detach) or device's (a used
- * entry with any id and length, any used index, any flags), and the bytes
- * after it are the step's arguments.
+ * libFuzzer target: our ring (ring/ring.c and ring/packed.c, built in
+ * userspace on the kernel's tools/virtio stubs) against a device that
+ * writes anything it likes into the used ring. The input is a program: each
+ * byte picks the next step, driver's (add, sync, get, restart, detach) or
+ * device's (a used entry with any id and length, any used index, any
+ * flags), and the bytes after it are the step's arguments.
+ * Built twice: fuzz-ring for the split layout, and with FUZZ_PACKED
+ * fuzz-packed for the packed one, whose device writes used descriptors
+ * (any id, length and flags, at its cursor or anywhere), flips any
+ * descriptor's flags and writes anything into its event area.
  *
  * Whatever the device writes, the ring must only ever hand back a token
  * that is outstanding, once, with a length within the buffer's room; every
@@ -14,8 +18,10 @@
  * UBSan, LeakSanitizer).
  */
 #include <linux/scatterlist.h>
+#include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include <virtio4/ring.h>
+#include "../../ring/layout.h"
 #include "fuzz.h"
 
 #define MAX_NUM		16	/* largest ring tried */
@@ -88,9 +94,80 @@ static void step_get(struct virtio4_queue *vq)
 		CHECK(len <= returned(data)->in_len);
 }
 
-static void step_used_entry(struct virtio4_queue *vq, struct vring_used *used,
+#ifdef FUZZ_PACKED
+#define WRAP		(1 << VRING_PACKED_EVENT_F_WRAP_CTR)
+#define USED_BITS	(1 << VRING_PACKED_DESC_F_AVAIL | 1 << VRING_PACKED_DESC_F_USED)
+
+/* The device's view: its ring, event area and where it writes the next used descriptor. */
+struct device_side {
+	struct ring_packed_desc *desc;
+	struct ring_packed_event *event;
+	u16 cursor;		/* a place, the wrap counter in bit 15 */
+};
+
+/* A used descriptor: often at the cursor with the right bits, so that it gets read. */
+static void step_used_entry(struct virtio4_queue *vq, struct device_side *dev,
 			    struct input *in)
 {
+	u8 how = take8(in), skip = take8(in);
+	u16 id = take16(in), at = how & 8 ? take16(in) % vq->num : dev->cursor & ~WRAP;
+	u32 len = take32(in);
+	u16 flags = dev->cursor & WRAP ? USED_BITS : 0;
+
+	if (how & 1)
+		id %= vq->num;
+	if (how & 2)
+		len %= 256;
+	if (how & 4)
+		flags = take16(in);
+	dev->desc[at].id = id;
+	dev->desc[at].len = len;
+	__atomic_store_n(&dev->desc[at].flags, flags, __ATOMIC_RELEASE);
+	/* Move on by what the ring says the buffer had, or by anything. */
+	at = (dev->cursor & ~WRAP) + 1 + skip % vq->num;
+	dev->cursor = at >= vq->num ? (at - vq->num) | ((dev->cursor ^ WRAP) & WRAP) :
+				      at | (dev->cursor & WRAP);
+}
+
+static void step_device_flags(struct virtio4_queue *vq, struct device_side *dev,
+			      struct input *in)
+{
+	u16 at = take16(in) % vq->num;
+
+	__atomic_store_n(&dev->desc[at].flags, take16(in), __ATOMIC_RELEASE);
+}
+
+static void step_device_event(struct device_side *dev, struct input *in)
+{
+	dev->event->off_wrap = take16(in);
+	dev->event->flags = take8(in) % 4;
+}
+
+static struct device_side *device_side(struct virtio4_queue *vq,
+				       struct virtio4_ring_layout *layout)
+{
+	static struct device_side dev;
+
+	dev.desc = (void *)(unsigned long)layout->desc;
+	dev.event = (void *)(unsigned long)layout->used;
+	dev.cursor = WRAP;
+	return &dev;
+}
+
+static u64 layout_feature(void)
+{
+	return 1ULL << VIRTIO_F_RING_PACKED;
+}
+#else
+struct device_side {
+	struct vring_used *used;
+	unsigned int num;
+};
+
+static void step_used_entry(struct virtio4_queue *vq, struct device_side *dev,
+			    struct input *in)
+{
+	struct vring_used *used = dev->used;
 	u8 how = take8(in);
 	u32 id = take32(in), len = take32(in);
 	u16 idx = used->idx;
@@ -104,6 +181,36 @@ static void step_used_entry(struct virtio4_queue *vq, struct vring_used *used,
 	used->ring[idx % vq->num].len = len;
 	__atomic_store_n(&used->idx, (u16)(idx + (how & 4 ? take8(in) : 1)), __ATOMIC_RELEASE);
 }
+
+/* Any used index. */
+static void step_device_flags(struct virtio4_queue *vq, struct device_side *dev,
+			      struct input *in)
+{
+	__atomic_store_n(&dev->used->idx, (u16)take32(in), __ATOMIC_RELEASE);
+}
+
+/* The device's own fields: flags and avail_event. */
+static void step_device_event(struct device_side *dev, struct input *in)
+{
+	dev->used->flags = take8(in);
+	*(u16 *)&dev->used->ring[dev->num] = take8(in);
+}
+
+static struct device_side *device_side(struct virtio4_queue *vq,
+				       struct virtio4_ring_layout *layout)
+{
+	static struct device_side dev;
+
+	dev.used = (void *)(unsigned long)layout->used;
+	dev.num = vq->num;
+	return &dev;
+}
+
+static u64 layout_feature(void)
+{
+	return 0;
+}
+#endif
 
 static void step_detach(struct virtio4_queue *vq, struct input *in)
 {
@@ -124,7 +231,7 @@ static bool detach_one(struct virtio4_queue *vq)
 	return data;
 }
 
-static void run(struct virtio4_queue *vq, struct vring_used *used, struct input *in)
+static void run(struct virtio4_queue *vq, struct device_side *dev, struct input *in)
 {
 	unsigned int steps = 0;
 
@@ -137,10 +244,10 @@ static void run(struct virtio4_queue *vq, struct vring_used *used, struct input 
 			vq->ops->sync(vq);
 			break;
 		case 2:
-			step_used_entry(vq, used, in);
+			step_used_entry(vq, dev, in);
 			break;
 		case 3:
-			__atomic_store_n(&used->idx, (u16)take32(in), __ATOMIC_RELEASE);
+			step_device_flags(vq, dev, in);
 			break;
 		case 4:
 			step_get(vq);
@@ -158,9 +265,7 @@ static void run(struct virtio4_queue *vq, struct vring_used *used, struct input 
 			step_detach(vq, in);
 			break;
 		case 8:
-			/* The device's own fields: flags and avail_event. */
-			used->flags = take8(in);
-			*(u16 *)&used->ring[vq->num] = take8(in);
+			step_device_event(dev, in);
 			break;
 		default:
 			detach_one(vq);
@@ -178,14 +283,14 @@ int LLVMFuzzerTestOneInput(const u8 *data, size_t size)
 	u8 setup = take8(&in);
 
 	vdev.features = (setup & 1 ? 1ULL << VIRTIO_RING_F_EVENT_IDX : 0) |
-			(setup & 2 ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0);
+			(setup & 2 ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) | layout_feature();
 	num = 1U << (setup >> 2) % 5;
 	CHECK(num <= MAX_NUM);
 	vq = virtio4_ring_new(&vdev, &dma_dev, 0, num, fuzz_notify, NULL,
 			      fuzz_callback, "fuzz");
 	CHECK(!IS_ERR(vq));
 	virtio4_ring_layout(vq, &layout);
-	run(vq, (struct vring_used *)(unsigned long)layout.used, &in);
+	run(vq, device_side(vq, &layout), &in);
 	/* The device is reset: every buffer still out comes back, once. */
 	while (detach_one(vq))
 		;

@@ -3,6 +3,7 @@
 # umount, a clean e2fsck -fn, and a remount.
 # kernels: debug stock
 # transports: pci copy
+# rings: split packed
 # timeout: 240
 # setup: truncate -s 256M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0

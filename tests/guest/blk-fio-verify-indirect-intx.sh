@@ -4,6 +4,7 @@
 # buffers mapped with the DMA API (the device offers VIRTIO_F_ACCESS_PLATFORM). Checks that
 # the line is an IO-APIC one that took interrupts and that indirect tables were used (debugfs).
 # kernels: debug
+# rings: split packed
 # timeout: 400
 # setup: truncate -s 96M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0,disable-legacy=on,iommu_platform=on

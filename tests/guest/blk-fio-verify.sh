@@ -3,6 +3,7 @@
 # queue depth 1 and 32: no verify error, and fio reports the bytes it wrote.
 # kernels: debug stock
 # transports: pci copy
+# rings: split packed
 # timeout: 400
 # setup: truncate -s 96M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0

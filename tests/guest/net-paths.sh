@@ -16,6 +16,7 @@
 # are per cycle) KASAN's quarantine of freed memory and kmemleak's own records move free memory
 # by more than that with no leak, and kmemleak checks what the cycles allocated instead.
 # kernels: debug stock
+# rings: split packed
 # timeout: 600
 # qemu: -netdev hubport,id=n1,hubid=0 -device virtio-net-pci,netdev=n1,mac=52:54:00:00:40:01
 # qemu: -netdev hubport,id=n2,hubid=0 -device virtio-net-pci,netdev=n2,mac=52:54:00:00:40:02,vectors=2

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit conformance suite of the draft-IV queue API, run against both
- * implementations: the descriptor ring (suite virtio4-api-ring) and the
- * copying transport (virtio4-api-copy). The cases are the same functions;
- * only the test device differs: for the ring it reads the available ring
- * and writes the used ring, for the copying transport it reads requests
- * and writes completions through the device host protocol. A third suite,
+ * implementations: the descriptor ring, split (suite virtio4-api-ring) and
+ * packed (virtio4-api-packed), and the copying transport (virtio4-api-copy).
+ * The cases are the same functions; only the test device differs: for the
+ * split ring it reads the available ring and writes the used ring, for the
+ * packed one it takes available descriptors and writes used ones in their
+ * places, for the copying transport it reads requests and writes
+ * completions through the device host protocol. A fourth suite,
  * virtio4-copy-protocol, checks how the copying transport treats a device
  * host that sends bad completions.
  */
@@ -52,6 +54,11 @@ struct api {
 	struct virtio4_device ring_vdev;
 	struct virtio4_ring_view view;
 	u16 dev_avail;
+	/* Packed ring: places with the wrap counter in bit 15. */
+	struct virtio4_packed_view pview;
+	u16 dev_next;			/* the next descriptor to take */
+	u16 dev_used;			/* where the next used one goes */
+	u16 dev_ndescs[API_NUM];	/* each taken buffer's descriptors, by id */
 	/* Copying transport. */
 	struct virtio4_device *copy_vdev;
 	u8 *rbuf;
@@ -75,7 +82,8 @@ static bool ring_notify(struct virtio4_queue *vq, void *data)
 	return true;
 }
 
-static int ring_init(struct kunit *test, struct api *a)
+/* A ring of API_NUM descriptors with @features. */
+static int ring_new(struct kunit *test, struct api *a, u64 features)
 {
 	a->dma_dev = kunit_kzalloc(test, sizeof(*a->dma_dev), GFP_KERNEL);
 	if (!a->dma_dev)
@@ -84,14 +92,20 @@ static int ring_init(struct kunit *test, struct api *a)
 	a->dma_dev->dma_mask = &a->dma_dev->coherent_dma_mask;
 	if (dma_set_mask_and_coherent(a->dma_dev, DMA_BIT_MASK(64)))
 		return -EIO;
-	a->ring_vdev.features = BIT_ULL(VIRTIO_RING_F_EVENT_IDX);
+	a->ring_vdev.features = features;
 	a->ring_vdev.ready = true;	/* the test is the bus: DRIVER_OK */
 	a->vq = virtio4_ring_new(&a->ring_vdev, a->dma_dev, 0, API_NUM,
 				 ring_notify, a, api_callback, "kunit");
-	if (IS_ERR(a->vq))
-		return PTR_ERR(a->vq);
-	virtio4_ring_test_view(a->vq, &a->view);
-	return 0;
+	return PTR_ERR_OR_ZERO(a->vq);
+}
+
+static int ring_init(struct kunit *test, struct api *a)
+{
+	int err = ring_new(test, a, BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+
+	if (!err)
+		virtio4_ring_test_view(a->vq, &a->view);
+	return err;
 }
 
 static void ring_exit(struct api *a)
@@ -131,6 +145,75 @@ static const struct api_impl api_ring = {
 	.exit = ring_exit,
 	.take = ring_take,
 	.complete = ring_complete,
+	.interrupt = ring_interrupt,
+};
+
+/* --- The packed ring's test device. --- */
+
+#define API_WRAP	BIT(VRING_PACKED_EVENT_F_WRAP_CTR)
+#define API_AVAIL	BIT(VRING_PACKED_DESC_F_AVAIL)
+#define API_USED	BIT(VRING_PACKED_DESC_F_USED)
+
+/* @at (a place and its wrap counter) moved on by @n places. */
+static u16 packed_step(u16 at, unsigned int n)
+{
+	unsigned int place = (at & ~API_WRAP) + n;
+
+	return place >= API_NUM ? (place - API_NUM) | ((at ^ API_WRAP) & API_WRAP) :
+				  place | (at & API_WRAP);
+}
+
+static int packed_init(struct kunit *test, struct api *a)
+{
+	int err = ring_new(test, a, BIT_ULL(VIRTIO_RING_F_EVENT_IDX) |
+				    BIT_ULL(VIRTIO_F_RING_PACKED));
+
+	if (err)
+		return err;
+	virtio4_ring_test_packed_view(a->vq, &a->pview);
+	a->dev_next = API_WRAP;
+	a->dev_used = API_WRAP;
+	return 0;
+}
+
+/* Take the buffer whose head is at dev_next, if available: its id. */
+static s64 packed_take(struct api *a)
+{
+	struct ring_packed_desc *d = &a->pview.desc[a->dev_next & ~API_WRAP];
+	bool wrap = a->dev_next & API_WRAP;
+	u16 flags = le16_to_cpu(READ_ONCE(d->flags)), id, n = 1;
+
+	if (!!(flags & API_AVAIL) != wrap || !!(flags & API_USED) == wrap)
+		return -1;
+	/* As a device must: the descriptor after the flags that offer it. */
+	virt_rmb();
+	id = le16_to_cpu(d->id);
+	while (flags & VRING_DESC_F_NEXT)
+		flags = le16_to_cpu(a->pview.desc[packed_step(a->dev_next, n++) & ~API_WRAP].flags);
+	if (id < API_NUM)
+		a->dev_ndescs[id] = n;
+	a->dev_next = packed_step(a->dev_next, n);
+	return id;
+}
+
+/* Write buffer @id's used descriptor at dev_used, and skip its places. */
+static void packed_complete(struct kunit *test, struct api *a, s64 id, u32 len)
+{
+	struct ring_packed_desc *d = &a->pview.desc[a->dev_used & ~API_WRAP];
+
+	d->id = cpu_to_le16(id);
+	d->len = cpu_to_le32(len);
+	/* The id and length before the flags that hand them back. */
+	virt_wmb();
+	WRITE_ONCE(d->flags, cpu_to_le16(a->dev_used & API_WRAP ? API_AVAIL | API_USED : 0));
+	a->dev_used = packed_step(a->dev_used, a->dev_ndescs[id]);
+}
+
+static const struct api_impl api_packed = {
+	.init = packed_init,
+	.exit = ring_exit,
+	.take = packed_take,
+	.complete = packed_complete,
 	.interrupt = ring_interrupt,
 };
 
@@ -260,6 +343,11 @@ static int api_init(struct kunit *test, const struct api_impl *impl)
 static int api_ring_init(struct kunit *test)
 {
 	return api_init(test, &api_ring);
+}
+
+static int api_packed_init(struct kunit *test)
+{
+	return api_init(test, &api_packed);
 }
 
 static int api_copy_init(struct kunit *test)
@@ -515,10 +603,24 @@ static void polling_with_callbacks_off(struct kunit *test)
 }
 
 /*
- * The same cases in two arrays: KUnit keeps each case's log in its struct
+ * The same cases in three arrays: KUnit keeps each case's log in its struct
  * kunit_case, so two suites cannot share one array. Keep them alike.
  */
 static struct kunit_case api_ring_cases[] = {
+	KUNIT_CASE(full_queue_enospc_until_get_buf),
+	KUNIT_CASE(tokens_and_lengths_come_back),
+	KUNIT_CASE(bad_buffers_einval),
+	KUNIT_CASE(detach_unused_and_unknown),
+	KUNIT_CASE(detach_unused_returns_each_once),
+	KUNIT_CASE(callbacks_stop_after_false),
+	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(polling_with_callbacks_off),
+	KUNIT_CASE(handoff_restart_stays_in_force),
+	KUNIT_CASE(disable_holds_until_restart),
+	{}
+};
+
+static struct kunit_case api_packed_cases[] = {
 	KUNIT_CASE(full_queue_enospc_until_get_buf),
 	KUNIT_CASE(tokens_and_lengths_come_back),
 	KUNIT_CASE(bad_buffers_einval),
@@ -551,6 +653,13 @@ static struct kunit_suite api_ring_suite = {
 	.init = api_ring_init,
 	.exit = api_exit,
 	.test_cases = api_ring_cases,
+};
+
+static struct kunit_suite api_packed_suite = {
+	.name = "virtio4-api-packed",
+	.init = api_packed_init,
+	.exit = api_exit,
+	.test_cases = api_packed_cases,
 };
 
 static struct kunit_suite api_copy_suite = {
@@ -756,7 +865,8 @@ static struct kunit_suite copy_protocol_suite = {
 	.test_cases = copy_protocol_cases,
 };
 
-kunit_test_suites(&api_ring_suite, &api_copy_suite, &copy_protocol_suite);
+kunit_test_suites(&api_ring_suite, &api_packed_suite, &api_copy_suite,
+		  &copy_protocol_suite);
 
 MODULE_DESCRIPTION("KUnit: the draft-IV queue API on both implementations");
 MODULE_LICENSE("GPL");

@@ -4,8 +4,9 @@
 # memory-order model, every guest test on the kernels it names, the KUnit cases it prints, and
 # the harness self-test. Ends with "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no
-# self-test); a NAME that is no test fails. K=stock|debug restricts the kernels, TR=pci|copy the
-# transports. JOBS=N runs N single-guest tests at once (default 2; 1: one by one).
+# self-test); a NAME that is no test fails. K=stock|debug restricts the kernels,
+# TR=pci|copy|packed the transports (packed: PCI with the packed ring). JOBS=N runs N
+# single-guest tests at once (default 2; 1: one by one).
 # A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
 # missing (a test or KUnit case that did not run) or one not listed fails the check
 # ("make manifest" rewrites the list from the last full run's summary). Each test's seconds go
@@ -103,11 +104,14 @@ kernels_of() {
 	done
 }
 
-# transports_of TEST: the transports a test runs over (default: pci).
+# transports_of TEST KERNEL: the transports a test runs over on KERNEL (default: pci), and
+# "packed" (PCI, its devices offering the packed ring) on the debug kernel for a test that says
+# "# rings: split packed".
 transports_of() {
 	local want
 	want=$(sed -n 's/^# transports: //p' "$1")
 	echo "${want:-pci}"
+	[ "$2" = debug ] && grep -q '^# rings: .*packed' "$1" && echo packed
 }
 
 # run_one KERNEL TESTS TRANSPORT: one guest run of TESTS (one test, or several sharing a boot,
@@ -218,7 +222,7 @@ for t in "$top"/tests/guest/*.sh; do
 	ran=1
 	where=$(placement "$t")
 	for k in $(kernels_of "$t"); do
-		for tr in $(transports_of "$t"); do
+		for tr in $(transports_of "$t" "$k"); do
 			[ -n "${TR:-}" ] && [ "$TR" != "$tr" ] && continue
 			entry="$k"$'\t'"$t"$'\t'"$tr"
 			case $where in

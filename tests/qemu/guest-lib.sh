@@ -120,6 +120,7 @@ load_virtio4_blk() {
 	modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci"
 	modprobe virtio4_blk || fail "modprobe virtio4_blk"
 	wait_for_disk v4blk0
+	expect_ring_layout
 }
 
 # serve_blk FILE [OPTIONS]: a device host serving FILE as the next /dev/v4blkN; waits for
@@ -209,6 +210,7 @@ net_up() {
 	[ -n "$NETDEV" ] || fail "no network interface appeared"
 	expect_eq "driver of $NETDEV" $driver \
 		"$(basename "$(readlink /sys/class/net/$NETDEV/device/driver)")"
+	[ "$1" = linux ] || expect_ring_layout
 	net_address "$NETDEV"
 }
 
@@ -729,6 +731,7 @@ nics_in_namespaces() {
 	done
 	ifs=$(our_interfaces)
 	expect_eq "interfaces of virtio4_net" 2 "$(echo "$ifs" | wc -l)"
+	expect_ring_layout
 	mkdir -p /run/netns
 	for dev in $ifs; do
 		move_to_ns "$dev" ns$i 169.254.20.$i/16 fe80::$i/64 || fail "moving $dev to ns$i"
@@ -741,6 +744,25 @@ nics_in_namespaces() {
 # feature_bit DEV BIT: 1 if our device DEV (virtio4.N) negotiated feature BIT, else 0.
 feature_bit() {
 	echo $(( $(cat /sys/bus/virtio4/devices/$1/features) >> $2 & 1 ))
+}
+
+# expect_ring_layout: each of our PCI devices negotiated the ring layout this run is for: with
+# RING=packed (make check's NAME@packed runs) VIRTIO_F_RING_PACKED (bit 34), otherwise not.
+# Called where the helpers below load our PCI drivers; with RING=packed, fails if there is no
+# such device (the run would prove nothing of the packed ring).
+expect_ring_layout() {
+	local d n=0 want=0
+	[ "${RING:-split}" = packed ] && want=1
+	for d in /sys/bus/virtio4/devices/*; do
+		case $(readlink -f "$d") in
+		*/pci*) ;;
+		*) continue ;;
+		esac
+		expect_eq "VIRTIO_F_RING_PACKED negotiated by ${d##*/} (RING=${RING:-split})" \
+			$want "$(feature_bit "${d##*/}" 34)"
+		n=$((n + 1))
+	done
+	[ "$n" -gt 0 ] || [ "$want" = 0 ] || fail "no device of ours on PCI to check the ring layout of"
 }
 
 # lines_of DEV: the /proc/interrupts lines of our device DEV (virtio4.N), by name (a vector's
@@ -789,13 +811,15 @@ ns_transfer() {
 }
 
 # ns_reach N [ADDRESS]: wait (30 tries, 1 s each at most) until namespace nsN reaches ADDRESS
-# (default: the other namespace's IPv4 address; see nics_in_namespaces), as a link comes up.
-# Whoever calls it then counts answers, which tells a failure.
+# (default: the other namespace's IPv4 address; see nics_in_namespaces), as a link comes up;
+# fails if it never does.
 ns_reach() {
 	local addr=${2:-169.254.20.$((3 - $1))}
 	for _ in $(seq 30); do
 		in_ns ns$1 ping -c 1 -W 1 "$addr" >/dev/null 2>&1 && return 0
 	done
+	ns_state
+	fail "ns$1 never reached $addr (30 pings)"
 }
 
 # ns_traffic: once ns1 reaches ns2 (see nics_in_namespaces), 100 pings each way at 10 ms

@@ -19,6 +19,9 @@
 #   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
 #   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
 #                            copying one ($TRANSPORT in the guest; results named NAME@copy)
+#   # rings: split packed    check.sh also runs the test on the debug kernel with TRANSPORT=packed:
+#                            PCI, QEMU's virtio-blk-pci and virtio-net-pci offering the packed
+#                            ring ($TRANSPORT pci and $RING packed in the guest; NAME@packed)
 #
 #   # alone: REASON          make check runs it with no other guest beside it
 #   # time-bound: REASON     make check runs such tests one at a time, with at most one other
@@ -111,7 +114,13 @@ free_port() {
 }
 
 cmdline="console=ttyS0,115200 acpi=noirq panic=-1 oops=panic panic_on_warn=1 softlockup_panic=1"
-cmdline+=" hung_task_panic=1 virtio4_transport=$TRANSPORT"
+ring_args=()
+if [ "$TRANSPORT" = packed ]; then
+	cmdline+=" hung_task_panic=1 virtio4_transport=pci virtio4_ring=packed"
+	ring_args=(-global virtio-blk-pci.packed=on -global virtio-net-pci.packed=on)
+else
+	cmdline+=" hung_task_panic=1 virtio4_transport=$TRANSPORT"
+fi
 # The debug kernel (tinyconfig's LEGACY_PTYS) would make 256 BSD pty pairs at boot, 1.3 s of
 # its 7 to /init under KASAN and lockdep; no test uses them.
 # ACPI's Plug and Play enumeration (selected by ACPI) took 0.19 s: the serial ports are
@@ -142,7 +151,7 @@ guest_command() {
 		-append "$cmdline virtio4_test=${boot_tests:-$test_name} virtio4_guest=$GUEST virtio4_boot=${boot:-0}"
 		-serial "$console" -serial "file:$WORK/verdict$GUEST"
 		-qmp "unix:$WORK/qmp$GUEST.sock,server=on,wait=off"
-		"$@" "${extra[@]}")
+		"${ring_args[@]}" "$@" "${extra[@]}")
 }
 
 # start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.

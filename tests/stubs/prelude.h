@@ -33,6 +33,9 @@
 #define MODULE_PARM_DESC(name, desc)
 #define MODULE_DESCRIPTION(desc)
 #define U32_MAX ((u32)~0U)
+#ifndef min_t
+#define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
+#endif
 #define SMP_CACHE_BYTES 64
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((typeof(x))(a) - 1))
 #define kcalloc(n, s, gfp) kzalloc((n) * (s), gfp)

@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the two ring layouts share inside virtio4_ring.ko: the ring's state,
+ * the driver-private record of every buffer, DMA mapping and the detach of
+ * a used buffer. ring.c holds the split layout and the entry points that
+ * transports call; packed.c the packed layout (VIRTIO_F_RING_PACKED).
+ *
+ * Both keep what they need to free a buffer in driver memory: @shadow, one
+ * entry per descriptor the driver wrote, chained through @shadow[i].next
+ * from a buffer's head to its last; free entries form a list from
+ * @free_head. In the split layout an entry's index is its place in the
+ * descriptor table; in the packed one it is only a name (the buffer id the
+ * device hands back), and the place in the ring is counted apart.
+ */
+#ifndef _VIRTIO4_RING_COMMON_H
+#define _VIRTIO4_RING_COMMON_H
+
+#include <linux/dma-mapping.h>
+#include <linux/slab.h>
+#include <uapi/linux/virtio_ring.h>
+#include <virtio4/ring.h>
+#include "layout.h"
+
+/* What the driver wrote into one descriptor: its private, trusted copy. */
+struct ring_shadow {
+	dma_addr_t addr;
+	u32 len;
+	u16 flags;		/* VRING_DESC_F_WRITE, _NEXT, _INDIRECT */
+	u16 next;
+};
+
+/* One outstanding buffer, indexed by its head descriptor (its id). */
+struct ring_buffer {
+	void *data;		/* the driver's token; NULL when not a head */
+	u32 in_len;		/* bytes the device may write */
+	u16 ndescs;		/* ring descriptors the buffer holds */
+	u16 last;		/* its last descriptor */
+	void *indirect;		/* its indirect table, or NULL */
+	unsigned int indirect_num;	/* entries in that table */
+};
+
+/**
+ * struct ring_packed - the state of a packed ring (VIRTIO_F_RING_PACKED)
+ * @desc: the descriptor ring, shared.
+ * @driver: the driver's event suppression area (when to interrupt), shared.
+ * @device: the device's event suppression area (when to kick), shared.
+ * @next_avail: the ring place the next descriptor goes to.
+ * @avail_wrap: the wrap counter of @next_avail.
+ * @last_used: the ring place of the next used descriptor to read, and its
+ *	wrap counter in bit 15 (read at once by the interrupt handler).
+ * @event_flags: what the driver last wrote to @driver->flags.
+ */
+struct ring_packed {
+	struct ring_packed_desc *desc;
+	struct ring_packed_event *driver;
+	struct ring_packed_event *device;
+	u16 next_avail;
+	bool avail_wrap;
+	u16 last_used;
+	u16 event_flags;
+};
+
+/**
+ * struct ring_split - the state of a split ring
+ * @desc: the descriptor table, shared.
+ * @avail: the available ring, shared.
+ * @used: the used ring, shared.
+ * @avail_idx: the next available index to publish.
+ * @last_used: the next used index to read.
+ * @avail_flags: what the driver last wrote to @avail->flags.
+ */
+struct ring_split {
+	struct ring_desc *desc;
+	struct ring_avail *avail;
+	struct ring_used *used;
+	u16 avail_idx;
+	u16 last_used;
+	u16 avail_flags;
+};
+
+struct ring {
+	struct virtio4_queue vq;
+	struct virtio4_device *vdev;
+	struct device *dma_dev;
+	virtio4_notify_t *notify;
+	void *notify_data;
+
+	/* Shared with the device: one block, laid out by the layout. */
+	void *mem;
+	dma_addr_t mem_dma;
+	size_t mem_size;
+	union {
+		struct ring_split split;
+		struct ring_packed packed;
+	};
+
+	/* Private. */
+	struct ring_shadow *shadow;
+	struct ring_buffer *buffers;
+	bool is_packed;
+	bool event_idx;
+	bool indirect;
+	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
+	bool callbacks;		/* the driver wants callbacks */
+	bool delayed;		/* ... only at the mark restart_delayed set */
+	u16 free_head;
+	u16 in_flight;		/* buffers the device holds */
+	/* Split: buffers added since the last sync; packed: descriptors since the last kick. */
+	u16 num_added;
+	u64 spurious;		/* interrupts with nothing used */
+	u64 indirect_tables;	/* buffers added through an indirect table */
+	u64 alloc_failures;	/* indirect tables that could not be allocated */
+	struct virtio4_storm storm;	/* ... in a row */
+	struct dentry *debugfs;
+	char name[32];
+};
+
+#define to_ring(_vq) container_of(_vq, struct ring, vq)
+
+extern const struct virtio4_queue_ops ring_packed_ops;
+
+__printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...);
+void ring_kick(struct ring *r, unsigned int where);
+int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+		 unsigned int out_num, unsigned int in_num, void *data);
+int ring_detach_buf(struct virtio4_queue *vq, void *data);
+void *ring_detach_unused(struct virtio4_queue *vq);
+int ring_map_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
+		unsigned int total, dma_addr_t *addrs, u32 *in_len);
+void ring_unmap_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
+		   unsigned int total, const dma_addr_t *addrs);
+void *ring_indirect_table(struct ring *r, struct scatterlist *sg,
+			  unsigned int out_num, unsigned int total, size_t entry,
+			  dma_addr_t **addrs, u32 *in_len, int *err);
+int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
+
+int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
+			   unsigned int out_num, unsigned int total, void *data);
+int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
+			     unsigned int out_num, unsigned int total, void *data);
+size_t ring_packed_size(unsigned int num);
+void ring_packed_init(struct ring *r, unsigned int num);
+bool ring_packed_more_used(struct ring *r);
+void ring_packed_disable_callbacks(struct ring *r);
+void ring_packed_layout(struct ring *r, struct virtio4_ring_layout *layout);
+void ring_packed_debugfs_show(struct ring *r, struct seq_file *m);
+
+static inline enum dma_data_direction ring_dir(u16 flags)
+{
+	return (flags & VRING_DESC_F_WRITE) ? DMA_FROM_DEVICE : DMA_TO_DEVICE;
+}
+
+/*
+ * A device without VIRTIO_F_ACCESS_PLATFORM uses guest physical addresses,
+ * bypassing any IOMMU (virtio 1.x, 6.1): no DMA API then, and nothing to
+ * unmap. With it, every element is mapped through @dma_dev.
+ */
+static inline int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
+			   dma_addr_t *addr)
+{
+	if (!r->use_dma) {
+		*addr = sg_phys(s);
+		return 0;
+	}
+	*addr = dma_map_page(r->dma_dev, sg_page(s), s->offset, s->length,
+			     ring_dir(flags));
+	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
+}
+
+static inline void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
+{
+	if (r->use_dma)
+		dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
+}
+
+/*
+ * Buffer @data (@in_len bytes of room) takes the free entry at the head of
+ * the list as one descriptor of @size bytes: its indirect @table of @total
+ * entries, at @table_dma for the device.
+ */
+static inline void ring_record_indirect(struct ring *r, void *data, u32 in_len,
+					void *table, unsigned int total,
+					dma_addr_t table_dma, u32 size)
+{
+	u16 head = r->free_head;
+
+	r->shadow[head].addr = table_dma;
+	r->shadow[head].len = size;
+	r->shadow[head].flags = VRING_DESC_F_INDIRECT;
+	r->free_head = r->shadow[head].next;
+	r->vq.num_free--;
+	r->buffers[head] = (struct ring_buffer) {
+		.data = data, .in_len = in_len, .ndescs = 1, .last = head,
+		.indirect = table, .indirect_num = total,
+	};
+	r->indirect_tables++;
+}
+
+/*
+ * May the driver take the used entry the device wrote: id @id in flight,
+ * @len bytes within its buffer's room? If not, the queue is broken.
+ */
+static inline bool ring_used_ok(struct ring *r, u32 id, u32 len)
+{
+	if (unlikely(id >= r->vq.num || !r->buffers[id].data)) {
+		ring_set_broken(r, "used id %u is not in flight (ring size %u)",
+				id, r->vq.num);
+		return false;
+	}
+	if (unlikely(len > r->buffers[id].in_len)) {
+		ring_set_broken(r, "used length %u exceeds the buffer's %u",
+				len, r->buffers[id].in_len);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Give buffer @head's descriptors back: unmap its elements (from the
+ * shadow, or from its indirect table, which the ring wrote in its layout's
+ * format and the device only reads) and return its entries to the free
+ * list.
+ */
+static inline void ring_detach(struct ring *r, u16 head)
+{
+	struct ring_buffer *b = &r->buffers[head];
+	u16 i = head;
+	unsigned int n;
+
+	if (b->indirect) {
+		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
+		for (n = 0; r->use_dma && n < b->indirect_num; n++) {
+			dma_addr_t addr;
+			u32 len;
+			u16 flags;
+
+			if (r->is_packed) {
+				struct ring_packed_desc *d = b->indirect;
+
+				addr = le64_to_cpu(d[n].addr);
+				len = le32_to_cpu(d[n].len);
+				flags = le16_to_cpu(d[n].flags);
+			} else {
+				struct ring_desc *d = b->indirect;
+
+				addr = le64_to_cpu(d[n].addr);
+				len = le32_to_cpu(d[n].len);
+				flags = le16_to_cpu(d[n].flags);
+			}
+			ring_unmap(r, addr, len, flags);
+		}
+		kfree(b->indirect);
+		b->indirect = NULL;
+	} else if (r->use_dma) {
+		for (n = 0; n < b->ndescs; n++) {
+			ring_unmap(r, r->shadow[i].addr, r->shadow[i].len,
+				   r->shadow[i].flags);
+			i = r->shadow[i].next;
+		}
+	}
+	r->shadow[b->last].next = r->free_head;
+	r->free_head = head;
+	r->vq.num_free += b->ndescs;
+	r->in_flight--;
+	b->data = NULL;
+}
+
+#endif /* _VIRTIO4_RING_COMMON_H */

@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The packed virtqueue (virtio 1.1, VIRTIO_F_RING_PACKED): the queue API
+ * over one ring of descriptors that the driver makes available and the
+ * device hands back, used, in the same places.
+ *
+ * A descriptor is available when its AVAIL bit equals the driver's wrap
+ * counter and its USED bit does not; it is used when both bits equal the
+ * wrap counter the driver expects of the device. A counter flips each time
+ * its place passes the end of the ring. The driver writes a buffer's
+ * descriptors at consecutive places from next_avail, its head's flags last;
+ * the device writes one used descriptor per buffer, in the order it
+ * completes them, at consecutive places from where it wrote the last one,
+ * skipping as many places as that buffer had descriptors. The driver moves
+ * last_used by that count, which it takes from its own record of the
+ * buffer (struct ring_buffer), never from the device.
+ *
+ * Buffer ids are the entries of the shadow array (common.h): a chain takes
+ * as many entries as descriptors, its head's index is its id. The device
+ * is not trusted: an id not in flight, a length beyond the buffer, or a
+ * used descriptor while no buffer is in flight break the queue (logged
+ * once; nothing is completed; add_buf() fails with -EIO).
+ *
+ * Event suppression: the driver's area says when to interrupt (never, on
+ * every used buffer, or with VIRTIO_RING_F_EVENT_IDX when the device writes
+ * a given place), the device's when to kick. last_used keeps the place in
+ * bits 0-14 and the wrap counter in bit 15, as the areas' off_wrap does, so
+ * that the interrupt handler reads both at once.
+ *
+ * Locking: as the API says; ring.c's interrupt entry reads last_used and
+ * the descriptor there, and turns callbacks off. That disable and a restart
+ * on another CPU may interleave on event_flags, the driver's copy of its
+ * area's flags, and leave it out of step with the area: at worst an
+ * interrupt too many, or callbacks off until the next restart, which the
+ * driver that disabled them owes (the API's hand-over rule).
+ *
+ * detach_buf() and detach_unused() free a buffer's places without the
+ * device having used them, so last_used no longer meets the device's
+ * cursor: as the API says, they are for a device that was reset (or
+ * given up for good), after which nothing is added to the ring.
+ */
+#include <linux/seq_file.h>
+#include "common.h"
+#include "trace.h"
+
+#define PACKED_AVAIL	BIT(VRING_PACKED_DESC_F_AVAIL)
+#define PACKED_USED	BIT(VRING_PACKED_DESC_F_USED)
+#define PACKED_WRAP	BIT(VRING_PACKED_EVENT_F_WRAP_CTR)
+
+/* The AVAIL and USED bits of a descriptor made available in wrap @wrap. */
+static u16 packed_avail_bits(bool wrap)
+{
+	return wrap ? PACKED_AVAIL : PACKED_USED;
+}
+
+/* @place_wrap (a place and its wrap counter) moved on by @n places. */
+static u16 packed_advance(const struct ring *r, u16 place_wrap, unsigned int n)
+{
+	unsigned int place = (place_wrap & ~PACKED_WRAP) + n;
+	u16 wrap = place_wrap & PACKED_WRAP;
+
+	if (place >= r->vq.num) {
+		place -= r->vq.num;
+		wrap ^= PACKED_WRAP;
+	}
+	return place | wrap;
+}
+
+/* Has the device written a used descriptor at @place_wrap? */
+static bool packed_is_used(const struct ring *r, u16 place_wrap)
+{
+	u16 flags = le16_to_cpu(READ_ONCE(r->packed.desc[place_wrap & ~PACKED_WRAP].flags));
+	bool used = flags & PACKED_USED;
+
+	return !!(flags & PACKED_AVAIL) == used && used == !!(place_wrap & PACKED_WRAP);
+}
+
+/**
+ * ring_packed_more_used - is a used buffer waiting to be collected?
+ * @r: a packed ring.
+ *
+ * Context: any context, beside the queue's operations.
+ * Return: true if the device wrote a used descriptor at last_used.
+ */
+bool ring_packed_more_used(struct ring *r)
+{
+	return packed_is_used(r, READ_ONCE(r->packed.last_used));
+}
+
+/*
+ * Make a buffer whose descriptors are written, but for its head's flags,
+ * available: @ndescs places from next_avail, id @id.
+ */
+static void packed_publish(struct ring *r, u16 id, u16 head_flags,
+			   unsigned int ndescs)
+{
+	struct ring_packed *p = &r->packed;
+	u16 next = packed_advance(r, p->next_avail | (p->avail_wrap ? PACKED_WRAP : 0), ndescs);
+
+	head_flags |= packed_avail_bits(p->avail_wrap);
+	/* The device must see the rest of the buffer before the head that offers it. */
+	virt_wmb();
+	WRITE_ONCE(p->desc[p->next_avail].flags, cpu_to_le16(head_flags));
+	p->next_avail = next & ~PACKED_WRAP;
+	p->avail_wrap = next & PACKED_WRAP;
+	r->num_added = min_t(unsigned int, r->num_added + ndescs, r->vq.num);
+	r->in_flight++;
+	trace_virtio4_add_buf(r, r->buffers[id].data, id, r->vq.num_free);
+}
+
+/* Map @total elements of @sg into the shadow entries from the free list's head. */
+static int packed_map_chain(struct ring *r, struct scatterlist *sg,
+			    unsigned int out_num, unsigned int total,
+			    u64 *in_len, u16 *last)
+{
+	u16 id = r->free_head;
+	struct scatterlist *s;
+	unsigned int n;
+	int err;
+
+	*in_len = 0;
+	for_each_sg(sg, s, total, n) {
+		u16 flags = 0;
+
+		if (n >= out_num) {
+			flags = VRING_DESC_F_WRITE;
+			*in_len += s->length;
+		}
+		err = ring_map(r, s, flags, &r->shadow[id].addr);
+		if (unlikely(err))
+			goto err_unmap;
+		if (n + 1 < total)
+			flags |= VRING_DESC_F_NEXT;
+		r->shadow[id].len = s->length;
+		r->shadow[id].flags = flags;
+		*last = id;
+		id = r->shadow[id].next;
+	}
+	return 0;
+
+err_unmap:
+	for (id = r->free_head; n--; id = r->shadow[id].next)
+		ring_unmap(r, r->shadow[id].addr, r->shadow[id].len, r->shadow[id].flags);
+	return err;
+}
+
+/*
+ * A chain of @total descriptors. The elements are mapped first, so that
+ * nothing is written to the ring unless the whole buffer goes in: a
+ * descriptor left available by a failed add would be taken by the device
+ * after the next buffer.
+ */
+int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
+			   unsigned int out_num, unsigned int total, void *data)
+{
+	struct ring_packed *p = &r->packed;
+	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
+	bool wrap = p->avail_wrap;
+	unsigned int n;
+	u64 in_len;
+	int err;
+
+	err = packed_map_chain(r, sg, out_num, total, &in_len, &last);
+	if (unlikely(err))
+		return err;
+	if (unlikely(in_len > U32_MAX)) {
+		for (n = total; n--; id = r->shadow[id].next)
+			ring_unmap(r, r->shadow[id].addr, r->shadow[id].len,
+				   r->shadow[id].flags);
+		return -EINVAL;
+	}
+	for (n = 0; n < total; n++) {
+		struct ring_packed_desc *d = &p->desc[place];
+
+		d->addr = cpu_to_le64(r->shadow[id].addr);
+		d->len = cpu_to_le32(r->shadow[id].len);
+		d->id = cpu_to_le16(head);
+		if (n)
+			d->flags = cpu_to_le16(r->shadow[id].flags | packed_avail_bits(wrap));
+		id = r->shadow[id].next;
+		if (++place == r->vq.num) {
+			place = 0;
+			wrap = !wrap;
+		}
+	}
+	r->free_head = id;
+	r->vq.num_free -= total;
+	r->buffers[head].data = data;
+	r->buffers[head].in_len = in_len;
+	r->buffers[head].ndescs = total;
+	r->buffers[head].last = last;
+	packed_publish(r, head, r->shadow[head].flags, total);
+	return 0;
+}
+
+/* One ring descriptor pointing at a table of @total packed descriptors. */
+int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
+			     unsigned int out_num, unsigned int total, void *data)
+{
+	struct ring_packed_desc *table, *d = &r->packed.desc[r->packed.next_avail];
+	dma_addr_t *addrs, table_dma;
+	u16 head = r->free_head;
+	struct scatterlist *s;
+	unsigned int i;
+	u32 in_len;
+	int err;
+
+	table = ring_indirect_table(r, sg, out_num, total, sizeof(*table), &addrs,
+				    &in_len, &err);
+	if (!table)
+		return err;
+	for_each_sg(sg, s, total, i) {
+		table[i].addr = cpu_to_le64(addrs[i]);
+		table[i].len = cpu_to_le32(s->length);
+		table[i].id = 0;
+		table[i].flags = cpu_to_le16(i < out_num ? 0 : VRING_DESC_F_WRITE);
+	}
+	err = ring_map_table(r, table, total * sizeof(*table), &table_dma);
+	if (err)
+		goto err_unmap;
+
+	ring_record_indirect(r, data, in_len, table, total, table_dma,
+			     total * sizeof(*table));
+	d->addr = cpu_to_le64(table_dma);
+	d->len = cpu_to_le32(total * sizeof(*table));
+	d->id = cpu_to_le16(head);
+	packed_publish(r, head, VRING_DESC_F_INDIRECT, 1);
+	return 0;
+
+err_unmap:
+	ring_unmap_sg(r, sg, out_num, total, addrs);
+	kfree(table);
+	return err;
+}
+
+/*
+ * Does the device want a kick? Its area's flags and place are read at
+ * once: the device may change both. With a place, the kick is due if the
+ * place lies among the descriptors made available since the last kick, not
+ * only since the last sync: a device may re-enable kicks at a place it
+ * then takes in the same pass without moving the place on (QEMU 7.2's
+ * virtio-net, after a transmit the network could not take at once), and
+ * would wait for a kick that the split ring's rule never sends.
+ */
+static bool packed_need_kick(struct ring *r)
+{
+	struct ring_packed *p = &r->packed;
+	u16 new = p->next_avail, old, flags, event;
+	struct ring_packed_event e;
+	u32 snapshot;
+
+	/*
+	 * At most a whole ring since the last kick (publish stops counting
+	 * there): any place is among them. As in the split ring, a place more
+	 * than a lap old cannot be told from a new one.
+	 */
+	old = new - r->num_added;
+	snapshot = READ_ONCE(*(u32 *)p->device);
+	memcpy(&e, &snapshot, sizeof(e));
+	flags = le16_to_cpu(e.flags);
+	if (flags != VRING_PACKED_EVENT_FLAG_DESC)
+		return flags != VRING_PACKED_EVENT_FLAG_DISABLE;
+	/*
+	 * The place the device waits for, counted from the start of this wrap
+	 * of the ring: one in the wrap before lies num places back.
+	 */
+	event = le16_to_cpu(e.off_wrap) & ~PACKED_WRAP;
+	if (!!(le16_to_cpu(e.off_wrap) & PACKED_WRAP) != p->avail_wrap)
+		event -= r->vq.num;
+	return vring_need_event(event, new, old);
+}
+
+static void packed_sync(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	if (unlikely(vq->broken) || !r->num_added)
+		return;
+	/* Publish the descriptors before reading whether the device wants a kick. */
+	virt_mb();
+	if (!packed_need_kick(r))
+		return;
+	r->num_added = 0;
+	ring_kick(r, r->packed.next_avail);
+}
+
+static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
+{
+	struct ring *r = to_ring(vq);
+	struct ring_packed *p = &r->packed;
+	u16 last = p->last_used, place = last & ~PACKED_WRAP, id;
+	u32 used_len;
+	void *data;
+
+	if (unlikely(vq->broken) || !packed_is_used(r, last))
+		return NULL;
+	if (unlikely(!r->in_flight)) {
+		ring_set_broken(r, "descriptor %u marked used with no buffer in flight",
+				place);
+		return NULL;
+	}
+	/* Read the descriptor only after the flags that hand it back. */
+	virt_rmb();
+	id = le16_to_cpu(READ_ONCE(p->desc[place].id));
+	used_len = le32_to_cpu(READ_ONCE(p->desc[place].len));
+	if (!ring_used_ok(r, id, used_len))
+		return NULL;
+	data = r->buffers[id].data;
+	trace_virtio4_used(r, data, id, used_len);
+	last = packed_advance(r, last, r->buffers[id].ndescs);
+	ring_detach(r, id);
+	WRITE_ONCE(p->last_used, last);
+	/*
+	 * Ask for the next completion. A full barrier, not a plain store, as
+	 * the split ring's used_event: the next call reads the next descriptor.
+	 */
+	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
+		/* The store, then a full barrier. */
+		virt_store_mb(p->driver->off_wrap, cpu_to_le16(last));
+	}
+	*len = used_len;
+	return data;
+}
+
+/**
+ * ring_packed_disable_callbacks - ask the device for no interrupts
+ * @r: a packed ring.
+ *
+ * Context: any context; the one operation that may run beside the others.
+ */
+void ring_packed_disable_callbacks(struct ring *r)
+{
+	struct ring_packed *p = &r->packed;
+
+	WRITE_ONCE(r->callbacks, false);
+	if (p->event_flags != VRING_PACKED_EVENT_FLAG_DISABLE) {
+		p->event_flags = VRING_PACKED_EVENT_FLAG_DISABLE;
+		WRITE_ONCE(p->driver->flags, cpu_to_le16(p->event_flags));
+	}
+}
+
+static void packed_disable(struct virtio4_queue *vq)
+{
+	ring_packed_disable_callbacks(to_ring(vq));
+}
+
+/* Ask for an interrupt: at the used descriptor at @off_wrap with EVENT_IDX. */
+static void packed_enable(struct ring *r, u16 off_wrap)
+{
+	struct ring_packed *p = &r->packed;
+	u16 flags = r->event_idx ? VRING_PACKED_EVENT_FLAG_DESC :
+				   VRING_PACKED_EVENT_FLAG_ENABLE;
+
+	if (r->event_idx)
+		WRITE_ONCE(p->driver->off_wrap, cpu_to_le16(off_wrap));
+	if (p->event_flags != flags) {
+		/* The place before the flags that make the device read it. */
+		virt_wmb();
+		p->event_flags = flags;
+		WRITE_ONCE(p->driver->flags, cpu_to_le16(flags));
+	}
+}
+
+static bool packed_restart(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	r->delayed = false;
+	WRITE_ONCE(r->callbacks, true);
+	packed_enable(r, r->packed.last_used);
+	/* Publish the re-enable before checking for buffers used meanwhile. */
+	virt_mb();
+	/* A broken queue has nothing to collect, whatever its descriptors say. */
+	if (unlikely(ring_packed_more_used(r) && !READ_ONCE(vq->broken))) {
+		ring_packed_disable_callbacks(r);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Has the device used buffers covering more than @mark places from
+ * last_used? Walks the used descriptors with the driver's own counts; an
+ * id that is not in flight stops the walk with true, for get_buf() to
+ * find and report.
+ */
+static bool packed_used_past(struct ring *r, unsigned int mark)
+{
+	u16 at = r->packed.last_used, id;
+	unsigned int covered = 0;
+
+	while (covered <= mark) {
+		if (!packed_is_used(r, at))
+			return false;
+		/* The id only after the flags that hand it back. */
+		virt_rmb();
+		id = le16_to_cpu(READ_ONCE(r->packed.desc[at & ~PACKED_WRAP].id));
+		if (id >= r->vq.num || !r->buffers[id].data)
+			return true;
+		covered += r->buffers[id].ndescs;
+		at = packed_advance(r, at, r->buffers[id].ndescs);
+	}
+	return true;
+}
+
+/*
+ * With EVENT_IDX, ask for the interrupt only once the device has written
+ * used descriptors over three quarters of the places in flight; without,
+ * this is restart.
+ */
+static bool packed_restart_delayed(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int mark;
+
+	if (!r->event_idx)
+		return packed_restart(vq);
+	mark = (vq->num - vq->num_free) * 3 / 4;
+	r->delayed = true;
+	WRITE_ONCE(r->callbacks, true);
+	packed_enable(r, packed_advance(r, r->packed.last_used, mark));
+	/* Publish the mark before checking whether the device passed it. */
+	virt_mb();
+	if (unlikely(packed_used_past(r, mark) && !READ_ONCE(vq->broken))) {
+		ring_packed_disable_callbacks(r);
+		return false;
+	}
+	return true;
+}
+
+const struct virtio4_queue_ops ring_packed_ops = {
+	.add_buf = ring_add_buf,
+	.sync = packed_sync,
+	.get_buf = packed_get_buf,
+	.detach_buf = ring_detach_buf,
+	.disable = packed_disable,
+	.restart = packed_restart,
+	.restart_delayed = packed_restart_delayed,
+	.detach_unused = ring_detach_unused,
+};
+
+/**
+ * ring_packed_size - the bytes of shared memory a packed ring takes
+ * @num: its number of descriptors.
+ *
+ * Return: the size of the descriptor ring and the two event areas after it.
+ */
+size_t ring_packed_size(unsigned int num)
+{
+	return sizeof(struct ring_packed_desc) * num +
+	       2 * sizeof(struct ring_packed_event);
+}
+
+/**
+ * ring_packed_init - lay out a packed ring in its zeroed shared memory
+ * @r: the ring, whose @mem holds ring_packed_size(@num) bytes.
+ * @num: its number of descriptors.
+ *
+ * Both wrap counters start at 1, so that the zeroed descriptors are
+ * neither available nor used. With EVENT_IDX the driver asks for an
+ * interrupt at the first used descriptor; without, at every one.
+ */
+void ring_packed_init(struct ring *r, unsigned int num)
+{
+	struct ring_packed *p = &r->packed;
+
+	p->desc = r->mem;
+	p->driver = r->mem + sizeof(struct ring_packed_desc) * num;
+	p->device = p->driver + 1;
+	p->avail_wrap = true;
+	p->last_used = PACKED_WRAP;
+	p->event_flags = VRING_PACKED_EVENT_FLAG_ENABLE;
+	if (r->event_idx) {
+		p->event_flags = VRING_PACKED_EVENT_FLAG_DESC;
+		p->driver->off_wrap = cpu_to_le16(PACKED_WRAP);
+		p->driver->flags = cpu_to_le16(p->event_flags);
+	}
+}
+
+/**
+ * ring_packed_layout - where the device finds a packed ring
+ * @r: the ring.
+ * @layout: filled with the bus addresses of its descriptor ring, the
+ *	driver's event area and the device's.
+ */
+void ring_packed_layout(struct ring *r, struct virtio4_ring_layout *layout)
+{
+	layout->desc = r->mem_dma;
+	layout->avail = r->mem_dma + ((void *)r->packed.driver - r->mem);
+	layout->used = r->mem_dma + ((void *)r->packed.device - r->mem);
+}
+
+/**
+ * ring_packed_debugfs_show - a packed ring's places and event areas, for debugfs
+ * @r: the ring.
+ * @m: the debugfs file.
+ */
+void ring_packed_debugfs_show(struct ring *r, struct seq_file *m)
+{
+	struct ring_packed *p = &r->packed;
+	u16 last = READ_ONCE(p->last_used), place = last & ~PACKED_WRAP;
+
+	seq_printf(m, "layout packed\nnext_avail %u\navail_wrap %d\n",
+		   READ_ONCE(p->next_avail), READ_ONCE(p->avail_wrap));
+	seq_printf(m, "last_used %u\nused_wrap %d\nlast_used_flags %#x\n",
+		   place, !!(last & PACKED_WRAP),
+		   le16_to_cpu(READ_ONCE(p->desc[place].flags)));
+	seq_printf(m, "driver_event %#x %#x\ndevice_event %#x %#x\n",
+		   le16_to_cpu(READ_ONCE(p->driver->off_wrap)),
+		   le16_to_cpu(READ_ONCE(p->driver->flags)),
+		   le16_to_cpu(READ_ONCE(p->device->off_wrap)),
+		   le16_to_cpu(READ_ONCE(p->device->flags)));
+}
