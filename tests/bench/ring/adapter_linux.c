@@ -6,6 +6,7 @@
 #include <linux/virtio_ring.h>
 #include <linux/virtio_config.h>
 #include "ring.h"
+#include "linux-extra.h"
 
 void *__kmalloc_fake, *__kfree_ignore_start, *__kfree_ignore_end;
 
@@ -18,10 +19,32 @@ static bool linux_notify(struct virtqueue *vq)
 	return true;
 }
 
-static void *linux_create(unsigned int num, struct ring_mem *mem)
+/* Linux's packed ring, allocated by virtio_ring.c itself (no DMA API: no ACCESS_PLATFORM). */
+static void *linux_create_packed(unsigned int num, struct ring_mem *mem)
+{
+	struct virtqueue *vq;
+
+	linux_vdev.features = 1ULL << VIRTIO_RING_F_EVENT_IDX | 1ULL << VIRTIO_F_VERSION_1 |
+			      1ULL << VIRTIO_F_RING_PACKED;
+	INIT_LIST_HEAD(&linux_vdev.vqs);
+	spin_lock_init(&linux_vdev.vqs_list_lock);
+	vq = vring_create_virtqueue(0, num, 4096, &linux_vdev, true, false, false,
+				    linux_notify, NULL, "linux");
+	if (!vq)
+		return NULL;
+	mem->desc = (void *)(unsigned long)virtqueue_get_desc_addr(vq);
+	mem->avail = (void *)(unsigned long)virtqueue_get_avail_addr(vq);
+	mem->used = (void *)(unsigned long)virtqueue_get_used_addr(vq);
+	return vq;
+}
+
+static void *linux_create(unsigned int num, bool packed, struct ring_mem *mem)
 {
 	struct vring vring;
 	void *pages;
+
+	if (packed)
+		return linux_create_packed(num, mem);
 
 	if (posix_memalign(&pages, 4096, vring_size(num, 4096)))
 		return NULL;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The ring cost benchmark's view of our ring/ring.c. */
 #include <linux/scatterlist.h>
+#include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include <virtio4/ring.h>
 #include "ring.h"
@@ -15,12 +16,13 @@ static bool ours_notify(struct virtio4_queue *vq, void *data)
 	return true;
 }
 
-static void *ours_create(unsigned int num, struct ring_mem *mem)
+static void *ours_create(unsigned int num, bool packed, struct ring_mem *mem)
 {
 	struct virtio4_ring_layout layout;
 	struct virtio4_queue *vq;
 
-	ours_vdev.features = 1ULL << VIRTIO_RING_F_EVENT_IDX;
+	ours_vdev.features = 1ULL << VIRTIO_RING_F_EVENT_IDX |
+			     (packed ? 1ULL << VIRTIO_F_RING_PACKED : 0);
 	vq = virtio4_ring_new(&ours_vdev, &ours_dma_dev, 0, num, ours_notify, NULL,
 			      NULL, "ours");
 	if (IS_ERR(vq))
