@@ -141,7 +141,6 @@ int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
 size_t ring_packed_size(unsigned int num);
 void ring_packed_init(struct ring *r, unsigned int num);
 bool ring_packed_more_used(struct ring *r);
-void ring_packed_disable_callbacks(struct ring *r);
 void ring_packed_layout(struct ring *r, struct virtio4_ring_layout *layout);
 void ring_packed_debugfs_show(struct ring *r, struct seq_file *m);
 
@@ -171,6 +170,13 @@ static inline void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flag
 {
 	if (r->use_dma)
 		dma_unmap_page(r->dma_dev, addr, len, ring_dir(flags));
+}
+
+/* Unmap the @n elements of the shadow chain from entry @i (a buffer's, or one being built). */
+static inline void ring_unmap_chain(struct ring *r, u16 i, unsigned int n)
+{
+	for (; n--; i = r->shadow[i].next)
+		ring_unmap(r, r->shadow[i].addr, r->shadow[i].len, r->shadow[i].flags);
 }
 
 /*
@@ -224,7 +230,6 @@ static inline bool ring_used_ok(struct ring *r, u32 id, u32 len)
 static inline void ring_detach(struct ring *r, u16 head)
 {
 	struct ring_buffer *b = &r->buffers[head];
-	u16 i = head;
 	unsigned int n;
 
 	if (b->indirect) {
@@ -252,11 +257,7 @@ static inline void ring_detach(struct ring *r, u16 head)
 		kfree(b->indirect);
 		b->indirect = NULL;
 	} else if (r->use_dma) {
-		for (n = 0; n < b->ndescs; n++) {
-			ring_unmap(r, r->shadow[i].addr, r->shadow[i].len,
-				   r->shadow[i].flags);
-			i = r->shadow[i].next;
-		}
+		ring_unmap_chain(r, head, b->ndescs);
 	}
 	r->shadow[b->last].next = r->free_head;
 	r->free_head = head;

@@ -28,7 +28,7 @@
  * that the interrupt handler reads both at once.
  *
  * Locking: as the API says; ring.c's interrupt entry reads last_used and
- * the descriptor there, and turns callbacks off. That disable and a restart
+ * the descriptor there, and turns callbacks off (packed_disable). That disable and a restart
  * on another CPU may interleave on event_flags, the driver's copy of its
  * area's flags, and leave it out of step with the area: at worst an
  * interrupt too many, or callbacks off until the next restart, which the
@@ -108,23 +108,27 @@ static void packed_publish(struct ring *r, u16 id, u16 head_flags,
 	trace_virtio4_add_buf(r, r->buffers[id].data, id, r->vq.num_free);
 }
 
-/* Map @total elements of @sg into the shadow entries from the free list's head. */
+/*
+ * Map @total elements of @sg into the shadow entries from the free list's
+ * head and add up the bytes of the in elements; on failure (or more than
+ * U32_MAX in bytes) nothing stays mapped.
+ */
 static int packed_map_chain(struct ring *r, struct scatterlist *sg,
 			    unsigned int out_num, unsigned int total,
-			    u64 *in_len, u16 *last)
+			    u32 *in_len, u16 *last)
 {
+	u64 in = 0;
 	u16 id = r->free_head;
 	struct scatterlist *s;
 	unsigned int n;
 	int err;
 
-	*in_len = 0;
 	for_each_sg(sg, s, total, n) {
 		u16 flags = 0;
 
 		if (n >= out_num) {
 			flags = VRING_DESC_F_WRITE;
-			*in_len += s->length;
+			in += s->length;
 		}
 		err = ring_map(r, s, flags, &r->shadow[id].addr);
 		if (unlikely(err))
@@ -136,11 +140,13 @@ static int packed_map_chain(struct ring *r, struct scatterlist *sg,
 		*last = id;
 		id = r->shadow[id].next;
 	}
-	return 0;
-
+	if (likely(in <= U32_MAX)) {
+		*in_len = in;
+		return 0;
+	}
+	err = -EINVAL;
 err_unmap:
-	for (id = r->free_head; n--; id = r->shadow[id].next)
-		ring_unmap(r, r->shadow[id].addr, r->shadow[id].len, r->shadow[id].flags);
+	ring_unmap_chain(r, r->free_head, n);
 	return err;
 }
 
@@ -157,18 +163,12 @@ int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
 	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
 	bool wrap = p->avail_wrap;
 	unsigned int n;
-	u64 in_len;
+	u32 in_len;
 	int err;
 
 	err = packed_map_chain(r, sg, out_num, total, &in_len, &last);
 	if (unlikely(err))
 		return err;
-	if (unlikely(in_len > U32_MAX)) {
-		for (n = total; n--; id = r->shadow[id].next)
-			ring_unmap(r, r->shadow[id].addr, r->shadow[id].len,
-				   r->shadow[id].flags);
-		return -EINVAL;
-	}
 	for (n = 0; n < total; n++) {
 		struct ring_packed_desc *d = &p->desc[place];
 
@@ -322,13 +322,8 @@ static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	return data;
 }
 
-/**
- * ring_packed_disable_callbacks - ask the device for no interrupts
- * @r: a packed ring.
- *
- * Context: any context; the one operation that may run beside the others.
- */
-void ring_packed_disable_callbacks(struct ring *r)
+/* Ask the device for no interrupts: the one operation that may run beside the others. */
+static void packed_disable_callbacks(struct ring *r)
 {
 	struct ring_packed *p = &r->packed;
 
@@ -341,7 +336,7 @@ void ring_packed_disable_callbacks(struct ring *r)
 
 static void packed_disable(struct virtio4_queue *vq)
 {
-	ring_packed_disable_callbacks(to_ring(vq));
+	packed_disable_callbacks(to_ring(vq));
 }
 
 /* Ask for an interrupt: at the used descriptor at @off_wrap with EVENT_IDX. */
@@ -372,7 +367,7 @@ static bool packed_restart(struct virtio4_queue *vq)
 	virt_mb();
 	/* A broken queue has nothing to collect, whatever its descriptors say. */
 	if (unlikely(ring_packed_more_used(r) && !READ_ONCE(vq->broken))) {
-		ring_packed_disable_callbacks(r);
+		packed_disable_callbacks(r);
 		return false;
 	}
 	return true;
@@ -422,7 +417,7 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 	/* Publish the mark before checking whether the device passed it. */
 	virt_mb();
 	if (unlikely(packed_used_past(r, mark) && !READ_ONCE(vq->broken))) {
-		ring_packed_disable_callbacks(r);
+		packed_disable_callbacks(r);
 		return false;
 	}
 	return true;

@@ -262,8 +262,7 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 	return 0;
 
 err_unmap:
-	for (i = head; n--; i = r->shadow[i].next)
-		ring_unmap(r, r->shadow[i].addr, r->shadow[i].len, r->shadow[i].flags);
+	ring_unmap_chain(r, head, n);
 	return err;
 }
 
@@ -543,12 +542,8 @@ static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 	else
 		trace_virtio4_interrupt(r, NULL, le16_to_cpu(READ_ONCE(r->split.used->idx)),
 					READ_ONCE(r->split.last_used));
-	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq)) {
-		if (r->is_packed)
-			ring_packed_disable_callbacks(r);
-		else
-			ring_disable_callbacks(r);
-	}
+	if (READ_ONCE(r->callbacks) && vq->cb && !vq->cb(vq))
+		vq->ops->disable(vq);
 	return IRQ_HANDLED;
 }
 
