@@ -7,6 +7,7 @@
  */
 #include <linux/debugfs.h>
 #include <linux/idr.h>
+#include <linux/io.h>
 #include <linux/module.h>
 #include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
@@ -134,6 +135,82 @@ u64 virtio4_cread64(struct virtio4_device *vdev, unsigned int offset)
 EXPORT_SYMBOL_GPL(virtio4_cread64);
 
 /**
+ * virtio4_iomem_read - read a memory-mapped device configuration field
+ * @p: the field, in a mapping of the device's configuration space.
+ * @buf: where to store it, little-endian as the device keeps it.
+ * @len: its size.
+ *
+ * For transports whose configuration space is memory-mapped (PCI,
+ * virtio-mmio version 2): accesses as wide as the field, as virtio 1.x
+ * asks (2 and 4 bytes; 8 as two 4-byte halves, low first), any other
+ * length byte by byte. The caller checks @p and @len lie in the mapping.
+ *
+ * Context: any context.
+ */
+void virtio4_iomem_read(void __iomem *p, void *buf, unsigned int len)
+{
+	__le32 l[2];
+	__le16 w;
+	unsigned int i;
+
+	switch (len) {
+	case 2:
+		w = cpu_to_le16(ioread16(p));
+		memcpy(buf, &w, 2);
+		return;
+	case 4:
+		l[0] = cpu_to_le32(ioread32(p));
+		memcpy(buf, l, 4);
+		return;
+	case 8:
+		l[0] = cpu_to_le32(ioread32(p));
+		l[1] = cpu_to_le32(ioread32(p + 4));
+		memcpy(buf, l, 8);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		((u8 *)buf)[i] = ioread8(p + i);
+}
+EXPORT_SYMBOL_GPL(virtio4_iomem_read);
+
+/**
+ * virtio4_iomem_write - write a memory-mapped device configuration field
+ * @p: the field, in a mapping of the device's configuration space.
+ * @buf: the value, little-endian as the device keeps it.
+ * @len: its size.
+ *
+ * As virtio4_iomem_read(), the other way.
+ *
+ * Context: any context.
+ */
+void virtio4_iomem_write(void __iomem *p, const void *buf, unsigned int len)
+{
+	__le32 l;
+	__le16 w;
+	unsigned int i;
+
+	switch (len) {
+	case 2:
+		memcpy(&w, buf, 2);
+		iowrite16(le16_to_cpu(w), p);
+		return;
+	case 4:
+		memcpy(&l, buf, 4);
+		iowrite32(le32_to_cpu(l), p);
+		return;
+	case 8:
+		memcpy(&l, buf, 4);
+		iowrite32(le32_to_cpu(l), p);
+		memcpy(&l, buf + 4, 4);
+		iowrite32(le32_to_cpu(l), p + 4);
+		return;
+	}
+	for (i = 0; i < len; i++)
+		iowrite8(((const u8 *)buf)[i], p + i);
+}
+EXPORT_SYMBOL_GPL(virtio4_iomem_write);
+
+/**
  * virtio4_device_ready - tell the device the driver is ready (DRIVER_OK)
  * @vdev: the device.
  *
@@ -229,7 +306,7 @@ static int virtio4_negotiate(struct virtio4_device *vdev,
 	u64 offered = vdev->config->get_features(vdev);
 	int err;
 
-	if (!(offered & BIT_ULL(VIRTIO_F_VERSION_1))) {
+	if (!vdev->legacy && !(offered & BIT_ULL(VIRTIO_F_VERSION_1))) {
 		dev_err(&vdev->dev, "device does not offer VIRTIO_F_VERSION_1\n");
 		return -ENODEV;
 	}
@@ -242,6 +319,9 @@ static int virtio4_negotiate(struct virtio4_device *vdev,
 	err = vdev->config->finalize_features(vdev);
 	if (err)
 		return err;
+	/* A legacy device takes the features as written: no FEATURES_OK. */
+	if (vdev->legacy)
+		return 0;
 	virtio4_add_status(vdev, VIRTIO_CONFIG_S_FEATURES_OK);
 	if (!(vdev->config->get_status(vdev) & VIRTIO_CONFIG_S_FEATURES_OK)) {
 		dev_err(&vdev->dev, "device refused FEATURES_OK (features %#llx)\n",

@@ -909,6 +909,11 @@ static unsigned int v4net_device_pairs(struct virtio4_device *vdev)
 
 static int v4net_validate(struct virtio4_device *vdev)
 {
+	/* Without mergeable buffers a legacy device's header is 10 bytes, not ours. */
+	if (vdev->legacy && !virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF)) {
+		dev_err(&vdev->dev, "legacy device without VIRTIO_NET_F_MRG_RXBUF: its 10-byte header is not supported\n");
+		return -ENODEV;
+	}
 	/* Large receives need mergeable buffers: without them, no GUEST_TSO. */
 	if (!virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF))
 		vdev->features &= ~(BIT_ULL(VIRTIO_NET_F_GUEST_TSO4) |

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make patches: the same sources as an in-tree patch series for Linux 6.1, in build/patches/:
 # a cover letter and one patch per logical piece (API header, bus, ring, PCI transport,
-# copying transport, block driver, network driver, KUnit tests), adding drivers/virtio4/ with
+# copying transport, virtio-mmio transport, block driver, network driver, KUnit tests), adding drivers/virtio4/ with
 # its Kconfig and Makefiles, and the lines that hook it into drivers/Kconfig, drivers/Makefile
 # and MAINTAINERS. Apply with "git am build/patches/*.patch" to a linux-source-6.1 tree.
 # Authorship: git config user.name/user.email of this repository.
@@ -201,6 +201,31 @@ userspace device host reads records of available buffers from
 checked (queue, slot, sequence number, length) before its bytes are
 copied into the driver's pages."
 
+# 5b. The virtio-mmio transport.
+put transport/mmio.c transport/mmio.c
+echo "obj-\$(CONFIG_VIRTIO4_MMIO) += virtio4_mmio.o" >>"$v4/transport/Makefile"
+echo "virtio4_mmio-y := mmio.o" >>"$v4/transport/Makefile"
+maintain drivers/virtio4/transport/mmio.c
+kconfig "config VIRTIO4_MMIO
+	tristate \"virtio4 virtio-mmio transport\"
+	depends on HAS_IOMEM
+	select VIRTIO4_RING
+	help
+	  Drives memory-mapped virtio devices (QEMU's microvm, Firecracker,
+	  most ARM guests), register layouts version 2 and legacy version 1,
+	  found by ACPI (LNRO0005), the device tree (virtio,mmio) or the
+	  device= module parameter."
+commit "add the virtio-mmio transport" \
+"Memory-mapped virtio devices through the virtio4 bus: version 2
+(virtio 1.x) and legacy version 1, whose ring is found by its page frame
+number and whose used ring lies at the alignment the ring's own layout
+gives. One interrupt line per device, shared by its queues and
+configuration changes. Devices come from ACPI, the device tree or the
+device=<size>@<base>:<irq>[:<id>] parameter; a window too small, no
+virtio magic, or a version other than 1 and 2 give no device and one log
+line. It binds only devices that no other driver claimed, so it coexists
+with virtio_mmio."
+
 # 6. The block driver.
 put drivers/blk.c drivers/blk.c
 makefile drivers "obj-\$(CONFIG_VIRTIO4_BLK) += virtio4_blk.o" "virtio4_blk-y := blk.o"
@@ -210,7 +235,10 @@ kconfig "config VIRTIO4_BLK
 	help
 	  virtio-blk devices on the virtio4 bus, as /dev/v4blkN: blk-mq with
 	  one hardware queue per virtqueue, discard, write zeroes, flush,
-	  serial, and I/O timeouts that give a dead device up."
+	  serial, and I/O timeouts that give a dead device up.
+
+	  To compile it as a module, choose M here: the module will be
+	  called virtio4_blk."
 subdir drivers
 maintain drivers/virtio4/drivers/Makefile drivers/virtio4/drivers/blk.c
 commit "add the block driver" \
@@ -296,11 +324,12 @@ python3 - "$cover" <<'EOF'
 import sys
 p = sys.argv[1]
 s = open(p).read()
-s = s.replace("*** SUBJECT HERE ***", "virtio4: virtio draft IV as a bus, a ring, two transports and two drivers")
+s = s.replace("*** SUBJECT HERE ***", "virtio4: virtio draft IV as a bus, a ring, three transports and two drivers")
 s = s.replace("*** BLURB HERE ***", """This series adds drivers/virtio4/: Rusty Russell's virtio draft IV (2007)
 queue API (add_buf, sync, get_buf, detach_buf, restart) as a bus of its
 own, the virtio 1.x split and packed rings behind it, a PCI transport
-for QEMU's virtio-pci devices and a copying transport whose devices are served by a
+for QEMU's virtio-pci devices, a virtio-mmio transport (version 2 and
+legacy version 1) and a copying transport whose devices are served by a
 userspace process, and block and network drivers that speak the virtio
 1.x device protocols. It coexists with Linux's virtio: distinct bus,
 symbols, device and module names.

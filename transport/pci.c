@@ -75,10 +75,6 @@ static void vp_get(struct virtio4_device *vdev, unsigned int offset,
 		   void *buf, unsigned int len)
 {
 	struct vp_device *vp = to_vp(vdev);
-	void __iomem *p = vp->device + offset;
-	__le32 l[2];
-	__le16 w;
-	unsigned int i;
 
 	if (!vp->device || offset + len > vp->device_len || offset + len < offset) {
 		dev_err_once(&vdev->dev, "config read %u+%u outside %zu bytes\n",
@@ -86,63 +82,20 @@ static void vp_get(struct virtio4_device *vdev, unsigned int offset,
 		memset(buf, 0, len);
 		return;
 	}
-	switch (len) {
-	case 1:
-		*(u8 *)buf = ioread8(p);
-		break;
-	case 2:
-		w = cpu_to_le16(ioread16(p));
-		memcpy(buf, &w, 2);
-		break;
-	case 4:
-		l[0] = cpu_to_le32(ioread32(p));
-		memcpy(buf, l, 4);
-		break;
-	case 8:
-		l[0] = cpu_to_le32(ioread32(p));
-		l[1] = cpu_to_le32(ioread32(p + 4));
-		memcpy(buf, l, 8);
-		break;
-	default:
-		for (i = 0; i < len; i++)
-			((u8 *)buf)[i] = ioread8(p + i);
-	}
+	virtio4_iomem_read(vp->device + offset, buf, len);
 }
 
 static void vp_set(struct virtio4_device *vdev, unsigned int offset,
 		   const void *buf, unsigned int len)
 {
 	struct vp_device *vp = to_vp(vdev);
-	void __iomem *p = vp->device + offset;
-	__le32 l;
-	__le16 w;
-	unsigned int i;
 
 	if (!vp->device || offset + len > vp->device_len || offset + len < offset) {
 		dev_err_once(&vdev->dev, "config write %u+%u outside %zu bytes\n",
 			     offset, len, vp->device_len);
 		return;
 	}
-	switch (len) {
-	case 2:
-		memcpy(&w, buf, 2);
-		iowrite16(le16_to_cpu(w), p);
-		break;
-	case 4:
-		memcpy(&l, buf, 4);
-		iowrite32(le32_to_cpu(l), p);
-		break;
-	case 8:
-		/* As two 32-bit halves, low first, as virtio 1.x asks. */
-		memcpy(&l, buf, 4);
-		iowrite32(le32_to_cpu(l), p);
-		memcpy(&l, buf + 4, 4);
-		iowrite32(le32_to_cpu(l), p + 4);
-		break;
-	default:
-		for (i = 0; i < len; i++)
-			iowrite8(((const u8 *)buf)[i], p + i);
-	}
+	virtio4_iomem_write(vp->device + offset, buf, len);
 }
 
 static u32 vp_generation(struct virtio4_device *vdev)

@@ -110,6 +110,12 @@ struct virtio4_config_ops {
  * @debugfs: the device's directory in debugfs (virtio4/virtio4.<index>),
  *	where its queues show their state; NULL when not on the bus.
  * @priv: for the driver's use.
+ * @legacy: set by the transport before it registers the device: the device
+ *	speaks legacy virtio (0.9.5, e.g. a version 1 virtio-mmio device): it
+ *	offers no VIRTIO_F_VERSION_1 and knows no FEATURES_OK, and keeps its
+ *	configuration and rings in the guest's byte order, which a transport
+ *	accepts only on a little-endian guest (the byte order virtio 1.x
+ *	fixes, so that drivers read both alike).
  */
 struct virtio4_device {
 	struct device dev;
@@ -124,6 +130,7 @@ struct virtio4_device {
 	bool ready;
 	struct dentry *debugfs;
 	void *priv;
+	bool legacy;
 };
 
 /**
@@ -207,6 +214,8 @@ u8 virtio4_cread8(struct virtio4_device *vdev, unsigned int offset);
 u16 virtio4_cread16(struct virtio4_device *vdev, unsigned int offset);
 u32 virtio4_cread32(struct virtio4_device *vdev, unsigned int offset);
 u64 virtio4_cread64(struct virtio4_device *vdev, unsigned int offset);
+void virtio4_iomem_read(void __iomem *p, void *buf, unsigned int len);
+void virtio4_iomem_write(void __iomem *p, const void *buf, unsigned int len);
 
 /**
  * module_virtio4_driver - register a virtio4 driver for the module's life

@@ -4,6 +4,7 @@
 # kernels: debug stock
 # transports: pci copy
 # rings: split packed
+# mmio: modern legacy
 # timeout: 400
 # setup: truncate -s 96M disk.img
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0

@@ -7,6 +7,7 @@
 # guests: 2
 # One vCPU each, two in all: it runs beside another test, not alone (make check's time).
 # smp: 1
+# mmio: modern legacy
 # timeout: 420
 # qemu: -device virtio-net-pci,netdev=wire,mac=52:54:00:12:34:5$GUEST,host_mtu=9000
 . /tests/lib.sh

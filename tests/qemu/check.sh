@@ -5,7 +5,8 @@
 # the harness self-test. Ends with "N passed, N failed".
 # Environment: T=NAME runs that one test only (over each of its transports) (no lint, no
 # self-test); a NAME that is no test fails. K=stock|debug restricts the kernels,
-# TR=pci|copy|packed the transports (packed: PCI with the packed ring). JOBS=N runs N
+# TR=pci|copy|packed|mmio|mmio-legacy the transports (packed: PCI with the packed ring; mmio:
+# virtio-mmio version 2, mmio-legacy: version 1, on QEMU's microvm). JOBS=N runs N
 # single-guest tests at once (default 2; 1: one by one).
 # A full run (no T, no K) must produce exactly the results listed in tests/manifest: one
 # missing (a test or KUnit case that did not run) or one not listed fails the check
@@ -104,14 +105,19 @@ kernels_of() {
 	done
 }
 
-# transports_of TEST KERNEL: the transports a test runs over on KERNEL (default: pci), and
-# "packed" (PCI, its devices offering the packed ring) on the debug kernel for a test that says
-# "# rings: split packed".
+# transports_of TEST KERNEL: the transports a test runs over on KERNEL (default: pci), and on
+# the debug kernel "packed" (PCI, its devices offering the packed ring) for a test that says
+# "# rings: split packed", "mmio" and "mmio-legacy" (virtio-mmio versions 2 and 1) for one that
+# says "# mmio: modern legacy".
 transports_of() {
 	local want
 	want=$(sed -n 's/^# transports: //p' "$1")
 	echo "${want:-pci}"
-	[ "$2" = debug ] && grep -q '^# rings: .*packed' "$1" && echo packed
+	[ "$2" = debug ] || return 0
+	grep -q '^# rings: .*packed' "$1" && echo packed
+	grep -q '^# mmio: .*modern' "$1" && echo mmio
+	grep -q '^# mmio: .*legacy' "$1" && echo mmio-legacy
+	return 0
 }
 
 # run_one KERNEL TESTS TRANSPORT: one guest run of TESTS (one test, or several sharing a boot,

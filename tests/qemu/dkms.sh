@@ -20,7 +20,7 @@ dkms add -m virtio4 -v "$ver" "${dkms[@]}"
 dkms build -m virtio4 -v "$ver" -k "$kver" "${dkms[@]}"
 dkms status -m virtio4 "${dkms[@]}"
 built=$tree/virtio4/$ver/$kver/$(uname -m)/module
-for m in virtio4 virtio4_ring virtio4_pci virtio4_copy virtio4_blk virtio4_net; do
+for m in virtio4 virtio4_ring virtio4_pci virtio4_copy virtio4_mmio virtio4_blk virtio4_net; do
 	[ -f "$built/$m.ko" ] || { echo "dkms did not build $m.ko (in $built: $(ls "$built"))"; exit 1; }
 done
 cp "$built"/*.ko "$stage/"

@@ -117,10 +117,29 @@ load_virtio4_blk() {
 		load_virtio4_blk_copy
 		return
 	fi
-	modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci"
+	load_transport "$@"
 	modprobe virtio4_blk || fail "modprobe virtio4_blk"
 	wait_for_disk v4blk0
 	expect_ring_layout
+}
+
+# mmio_devices: the device= parameters of virtio4_mmio for the virtio-mmio devices QEMU named on
+# the command line (virtio_mmio.device=SIZE@BASE:IRQ, Linux's own parameter), one per line.
+mmio_devices() {
+	tr ' ' '\n' </proc/cmdline | sed -n 's/^virtio_mmio\.device=/device=/p'
+}
+
+# load_transport [PCI MODULE ARGS]: our shared-memory transport for $TRANSPORT: virtio4_pci (with
+# the arguments given); on mmio virtio4_mmio, which finds the devices in ACPI; on mmio-legacy
+# virtio4_mmio given the devices QEMU named on the command line.
+load_transport() {
+	case ${TRANSPORT:-pci} in
+	mmio) modprobe virtio4_mmio || fail "modprobe virtio4_mmio" ;;
+	mmio-legacy)
+		[ -n "$(mmio_devices)" ] || fail "no virtio_mmio.device= on the command line"
+		modprobe virtio4_mmio $(mmio_devices) || fail "modprobe virtio4_mmio $(mmio_devices)" ;;
+	*) modprobe virtio4_pci "$@" || fail "modprobe virtio4_pci" ;;
+	esac
 }
 
 # serve_blk FILE [OPTIONS]: a device host serving FILE as the next /dev/v4blkN; waits for
@@ -197,7 +216,7 @@ fio_verify() {
 net_up() {
 	local driver i
 	case $1 in
-	ours) modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
+	ours) load_transport && modprobe virtio4_net || fail "loading virtio4_net"
 		driver=virtio4_net ;;
 	linux) modprobe virtio_pci && modprobe virtio_net || fail "loading virtio_net"
 		driver=virtio_net ;;
@@ -748,21 +767,31 @@ feature_bit() {
 
 # expect_ring_layout: each of our PCI devices negotiated the ring layout this run is for: with
 # RING=packed (make check's NAME@packed runs) VIRTIO_F_RING_PACKED (bit 34), otherwise not.
-# Called where the helpers below load our PCI drivers; with RING=packed, fails if there is no
-# such device (the run would prove nothing of the packed ring).
+# On TRANSPORT=mmio, each of our virtio-mmio devices was found in ACPI (LNRO0005) and negotiated
+# VIRTIO_F_VERSION_1 (bit 32); on mmio-legacy, each came from the device= parameter and did not
+# (a version 1 device cannot); both the split ring. Called where the helpers load our
+# shared-memory transports; with RING=packed or TRANSPORT=mmio*, fails if there is no such
+# device (the run would prove nothing).
 expect_ring_layout() {
-	local d n=0 want=0
+	local d n=0 want=0 v1=1 found=LNRO0005
 	[ "${RING:-split}" = packed ] && want=1
+	[ "${TRANSPORT:-pci}" = mmio-legacy ] && v1=0 found=virtio4-mmio
 	for d in /sys/bus/virtio4/devices/*; do
 		case $(readlink -f "$d") in
 		*/pci*) ;;
+		*/virtio4-mmio.* | */LNRO0005:*)
+			expect_eq "how ${d##*/} was found on ${TRANSPORT:-pci}" $found \
+				"$(basename "$(readlink -f "$d/..")" | sed 's/[.:].*//')"
+			expect_eq "VIRTIO_F_VERSION_1 negotiated by ${d##*/} on ${TRANSPORT:-pci}" \
+				$v1 "$(feature_bit "${d##*/}" 32)" ;;
 		*) continue ;;
 		esac
 		expect_eq "VIRTIO_F_RING_PACKED negotiated by ${d##*/} (RING=${RING:-split})" \
 			$want "$(feature_bit "${d##*/}" 34)"
 		n=$((n + 1))
 	done
-	[ "$n" -gt 0 ] || [ "$want" = 0 ] || fail "no device of ours on PCI to check the ring layout of"
+	[ "$n" -gt 0 ] || { [ "$want" = 0 ] && [[ ${TRANSPORT:-pci} != mmio* ]]; } ||
+		fail "no device of ours on PCI or virtio-mmio to check the ring layout of"
 }
 
 # lines_of DEV: the /proc/interrupts lines of our device DEV (virtio4.N), by name (a vector's

@@ -34,7 +34,7 @@ make -s -C "$top/tools" O="$build/tools"
 host_tool=$build/tools/virtio4-host
 
 tools=("$host_tool" "$build/tools/virtio4-bad-input" "$build/tools/virtio4-fail-io" /bin/ip /bin/busybox /bin/kmod /usr/bin/fio /usr/bin/iperf3 /sbin/mke2fs /sbin/e2fsck /sbin/blkdiscard /bin/lsblk /usr/bin/fallocate /sbin/ethtool /bin/udevadm)
-linux_modules=(virtio_pci virtio_blk virtio_net ext4 crc32c_generic af_packet tun 8021q)
+linux_modules=(virtio_pci virtio_mmio virtio_blk virtio_net ext4 crc32c_generic af_packet tun 8021q)
 ours=$(cd "$out/src" && find . -name '*.ko' | sort)
 
 # Linux's modules and their dependencies, as paths relative to $moddir.
