@@ -909,9 +909,14 @@ static unsigned int v4net_device_pairs(struct virtio4_device *vdev)
 
 static int v4net_validate(struct virtio4_device *vdev)
 {
-	/* Without mergeable buffers a legacy device's header is 10 bytes, not ours. */
-	if (vdev->legacy && !virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF)) {
-		dev_err(&vdev->dev, "legacy device without VIRTIO_NET_F_MRG_RXBUF: its 10-byte header is not supported\n");
+	/*
+	 * A legacy device: without mergeable buffers its header is 10 bytes,
+	 * not ours; without VIRTIO_F_ANY_LAYOUT it wants the header apart from
+	 * the frame, where transmit pushes it in front when there is room.
+	 */
+	if (vdev->legacy && (!virtio4_has_feature(vdev, VIRTIO_NET_F_MRG_RXBUF) ||
+			     !virtio4_has_feature(vdev, VIRTIO_F_ANY_LAYOUT))) {
+		dev_err(&vdev->dev, "legacy device without VIRTIO_NET_F_MRG_RXBUF and VIRTIO_F_ANY_LAYOUT is not supported\n");
 		return -ENODEV;
 	}
 	/* Large receives need mergeable buffers: without them, no GUEST_TSO. */
@@ -1142,6 +1147,7 @@ static const unsigned int v4net_features[] = {
 	VIRTIO_NET_F_MRG_RXBUF, VIRTIO_NET_F_STATUS, VIRTIO_NET_F_CTRL_VQ,
 	VIRTIO_NET_F_CTRL_RX, VIRTIO_NET_F_CTRL_VLAN, VIRTIO_NET_F_CTRL_MAC_ADDR,
 	VIRTIO_NET_F_GUEST_ANNOUNCE, VIRTIO_NET_F_MQ, VIRTIO_NET_F_RSS,
+	VIRTIO_F_ANY_LAYOUT,	/* legacy devices: the header may share a buffer */
 };
 
 static struct virtio4_driver v4net_driver = {

@@ -310,6 +310,7 @@ static int vm_activate_queue(struct vm_device *vm, unsigned int index)
 			index, &l.desc);
 		return -EINVAL;
 	}
+	writel(PAGE_SIZE, base + VIRTIO_MMIO_GUEST_PAGE_SIZE);
 	writel(align, base + VIRTIO_MMIO_QUEUE_ALIGN);
 	writel(pfn, base + VIRTIO_MMIO_QUEUE_PFN);
 	return 0;
@@ -511,8 +512,6 @@ static int vm_probe(struct platform_device *pdev)
 	err = vm_map(vm);
 	if (err)
 		goto err_free;
-	if (vm->version == 1)
-		writel(PAGE_SIZE, vm->base + VIRTIO_MMIO_GUEST_PAGE_SIZE);
 	vm->vdev.legacy = vm->version == 1;
 	vm->vdev.config = &vm_config_ops;
 	vm->vdev.dev.parent = &pdev->dev;
@@ -538,9 +537,10 @@ static int vm_remove(struct platform_device *pdev)
 
 /*
  * Devices named by the device= parameter: <size>@<base>:<irq>[:<id>], as
- * Linux's virtio_mmio.device= (the id, when given, names the platform
- * device virtio4-mmio.<id>; otherwise they are numbered in order). Parsed
- * at load, registered by the module's init, unregistered at its exit.
+ * Linux's virtio_mmio.device= (the id names the platform device
+ * virtio4-mmio.<id>; a device given without one takes the id after the
+ * last one's, from 0). Parsed at load, registered by the module's init,
+ * unregistered at its exit.
  */
 struct vm_cmdline_device {
 	struct resource res[2];
@@ -550,16 +550,11 @@ struct vm_cmdline_device {
 
 static struct vm_cmdline_device vm_cmdline[VM_MAX_CMDLINE_DEVICES];
 static unsigned int vm_cmdline_count;
+static unsigned int vm_cmdline_next_id;	/* for a device given without an id */
 static int vm_cmdline_err;	/* a bad value fails the load, in vm_init() */
 
-/*
- * The kernel's parameter parser logs a line of its own after a set that
- * fails: a bad value is logged here, remembered, and fails the load in
- * vm_init(), so that it makes one line.
- */
-
 /* The device given with platform device id @id, or NULL. */
-static struct vm_cmdline_device *vm_cmdline_find(unsigned int id)
+static struct vm_cmdline_device *vm_cmdline_find(int id)
 {
 	unsigned int i;
 
@@ -569,13 +564,44 @@ static struct vm_cmdline_device *vm_cmdline_find(unsigned int id)
 	return NULL;
 }
 
+/* One <size>@<base>:<irq>[:<id>] into @d (its id, if none is given, @next); 0 or -EINVAL. */
+static int vm_cmdline_parse(char *str, unsigned int next, struct vm_cmdline_device *d)
+{
+	char *size_s, *base_s, *irq_s, *end;
+	unsigned long long size, base;
+	unsigned int irq, id = next;
+
+	size_s = strsep(&str, "@");
+	base_s = strsep(&str, ":");
+	irq_s = strsep(&str, ":");
+	if (!irq_s)
+		return -EINVAL;
+	size = memparse(size_s, &end);
+	if (end == size_s || *end || !size)
+		return -EINVAL;
+	base = memparse(base_s, &end);
+	if (end == base_s || *end || base + size - 1 < base)
+		return -EINVAL;
+	if (kstrtouint(irq_s, 0, &irq) || !irq)
+		return -EINVAL;
+	if ((str && kstrtouint(str, 0, &id)) || id > INT_MAX)
+		return -EINVAL;
+	d->res[0] = (struct resource)DEFINE_RES_MEM_NAMED(base, size, "virtio4-mmio");
+	d->res[1] = (struct resource)DEFINE_RES_IRQ(irq);
+	d->id = id;
+	return 0;
+}
+
+/*
+ * The kernel's parameter parser logs a line of its own after a set that
+ * fails: a bad value is logged here, remembered, and fails the load in
+ * vm_init(), so that it makes one line.
+ */
 static int vm_cmdline_set(const char *val, const struct kernel_param *kp)
 {
 	struct vm_cmdline_device *d = &vm_cmdline[vm_cmdline_count];
-	unsigned long long base, size;
-	unsigned int irq, id;
-	char *str, *end;
-	int n = 0;
+	char *str;
+	int err;
 
 	if (vm_cmdline_count == VM_MAX_CMDLINE_DEVICES) {
 		pr_err("device=%s: at most %u devices\n", val, VM_MAX_CMDLINE_DEVICES);
@@ -585,37 +611,21 @@ static int vm_cmdline_set(const char *val, const struct kernel_param *kp)
 	str = kstrdup(val, GFP_KERNEL);
 	if (!str)
 		return -ENOMEM;
-	size = memparse(str, &end);
-	if (*end != '@' || !size)
-		goto bad;
-	base = memparse(end + 1, &end);
-	if (*end != ':')
-		goto bad;
-	n = sscanf(end + 1, "%u%n", &irq, &n) == 1 ? n : 0;
-	if (!n || !irq)
-		goto bad;
-	end += 1 + n;
-	id = vm_cmdline_count;
-	if (*end == ':' && sscanf(end + 1, "%u%n", &id, &n) == 1)
-		end += 1 + n;
-	if (*end || base + size - 1 < base || id > INT_MAX)
-		goto bad;
+	err = vm_cmdline_parse(str, vm_cmdline_next_id, d);
 	kfree(str);
-	if (vm_cmdline_find(id)) {
-		pr_err("device=%s: id %u is taken\n", val, id);
+	if (err) {
+		pr_err("device=%s is not <size>@<base>:<irq>[:<id>]\n", val);
+		vm_cmdline_err = err;
+		return 0;
+	}
+	if (vm_cmdline_find(d->id)) {
+		pr_err("device=%s: id %d is taken\n", val, d->id);
 		vm_cmdline_err = -EINVAL;
 		return 0;
 	}
-	d->res[0] = (struct resource)DEFINE_RES_MEM_NAMED(base, size, "virtio4-mmio");
-	d->res[1] = (struct resource)DEFINE_RES_IRQ(irq);
-	d->id = id;
+	/* As Linux's virtio_mmio.device=: one without an id follows the last one's. */
+	vm_cmdline_next_id = d->id + 1;
 	vm_cmdline_count++;
-	return 0;
-
-bad:
-	kfree(str);
-	pr_err("device=%s is not <size>@<base>:<irq>[:<id>]\n", val);
-	vm_cmdline_err = -EINVAL;
 	return 0;
 }
 

@@ -29,7 +29,7 @@ load_virtio4_blk
 expect_eq "driver of $dev" virtio4-mmio \
 	"$(basename "$(readlink "/sys/bus/platform/devices/$dev/driver")")"
 vd=$(linux_disks)
-expect_eq "disks left to Linux's virtio_blk" 1 "$(echo "$vd" | wc -l)"
+expect_eq "disks left to Linux's virtio_blk" 1 "$(echo "$vd" | grep -c .)"
 round_trip 4096 "Linux's virtio_mmio" "/dev/$vd"
 round_trip 4096 "our virtio4_mmio" /dev/v4blk0
 rmmod virtio4_blk virtio4_mmio || fail "unloading our modules"

@@ -1,12 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # virtio4_mmio's device= parameter, on QEMU's microvm without ACPI (legacy devices): values
-# that are not <size>@<base>:<irq>[:<id>], and two devices of one id, are refused at load with
-# one log line each; a window too small for the registers, one with no virtio-mmio device behind
-# it (wrong magic) and an empty slot of the machine (device id 0) give no device, the first two
-# with one log line each, the empty slot with none; the disk QEMU named, given an id, becomes
-# platform device virtio4-mmio.<id>, which the parameter reads back, and keeps its data across
-# unbind and bind through sysfs (microvm has no hot-plug: this is its removal); the module
-# unloads and kmemleak finds nothing.
+# that are not <size>@<base>:<irq>[:<id>] (an empty base, an interrupt beyond 32 bits too), and
+# two devices of one id, are refused at load with one log line each; a window too small for the
+# registers, one with no virtio-mmio device behind it (wrong magic) and an empty slot of the
+# machine (device id 0) give no device, the first two with one log line each, the empty slot
+# with none; a device given without an id takes the id after the last one's; the disk QEMU
+# named, given an id, becomes platform device virtio4-mmio.<id>, which the parameter reads back,
+# and keeps its data across unbind and bind through sysfs (microvm has no hot-plug: this is its
+# removal); the module unloads and kmemleak finds nothing.
 # kernels: debug
 # transports: mmio-legacy
 # timeout: 120
@@ -59,6 +60,8 @@ refused "nonsense" "device=nonsense is not <size>@<base>:<irq>[:<id>]"
 refused "$size@$base" "device=$size@$base is not <size>@<base>:<irq>[:<id>]"
 refused "0@$base:$irq" "device=0@$base:$irq is not <size>@<base>:<irq>[:<id>]"
 refused "$size@$base:$irq:7x" "device=$size@$base:$irq:7x is not <size>@<base>:<irq>[:<id>]"
+refused "$size@:$irq" "device=$size@:$irq is not <size>@<base>:<irq>[:<id>]"
+refused "$size@$base:4294967301" "device=$size@$base:4294967301 is not <size>@<base>:<irq>[:<id>]"
 # Two devices of one id would be one platform device's name twice (sysfs warns with a stack dump).
 dmesg -c >/dev/null
 if modprobe virtio4_mmio "device=$size@$base:$irq:3" "device=$size@0xfe000000:$irq:3" 2>/tmp/modprobe.err; then
@@ -74,6 +77,15 @@ empty=$(printf '%#x' $((base == 0xfeb00000 ? base + 512 : base - 512)))
 no_device "0x80@$base:$irq" "^virtio4-mmio virtio4-mmio.0: \\[mem $base-.* is too small for the registers$"
 no_device "$size@0xfe000000:$irq" "^virtio4-mmio virtio4-mmio.0: no virtio-mmio device here \\(magic 0x[0-9a-f]+\\)$"
 no_device "$size@$empty:$irq" ""
+
+# A device given without an id takes the id after the last one's (Linux's virtio_mmio.device=).
+modprobe virtio4_mmio "device=$size@$empty:$irq:4" "device=$size@$base:$irq" ||
+	fail "modprobe virtio4_mmio device=$size@$empty:$irq:4 device=$size@$base:$irq"
+wait_for_disk v4blk0
+expect_eq "the transport device of the disk given after id 4" virtio4-mmio.5 \
+	"$(basename "$(readlink -f /sys/bus/virtio4/devices/virtio4.*/..)")"
+rmmod virtio4_mmio || fail "rmmod virtio4_mmio"
+expect_disk_gone
 
 modprobe virtio4_mmio "device=$size@$base:$irq:7" || fail "modprobe virtio4_mmio device=$size@$base:$irq:7"
 wait_for_disk v4blk0

@@ -146,9 +146,19 @@ mmio-legacy)
 esac
 # microvm has neither HPET nor ACPI PM timer: when the PIT calibration of the TSC fails, as it
 # does on a busy host, nothing else can calibrate it and the guest hung at boot (3 of 3 boots
-# beside six busy loops; 0 of 3 with this). Under TCG the guest's TSC is the host's: its rate.
-tsc_khz=$(awk '/^cpu MHz/ { printf "%d", $4 * 1000; exit }' /proc/cpuinfo)
-[ -z "$machine" ] || [ -z "$tsc_khz" ] || cmdline+=" tsc_early_khz=$tsc_khz"
+# beside six busy loops; 0 of 3 with this). Under TCG the guest's TSC is the host's: its rate,
+# as the host's kernel measured it (its "cpu MHz" in /proc/cpuinfo only if that log is gone:
+# on a host that scales its clock, that is the core's speed of the moment, not the TSC's).
+host_tsc_khz() {
+	{ dmesg 2>/dev/null | awk '
+		/tsc: Refined TSC clocksource calibration: / { r = $(NF - 1) }
+		/tsc: Detected [0-9.]+ MHz TSC/ { t = $(NF - 2) }
+		/tsc: Detected [0-9.]+ MHz processor/ { p = $(NF - 2) }
+		END { m = r ? r : t ? t : p; if (m) printf "%d\n", m * 1000 + 0.5 }'
+	  awk '/^cpu MHz/ { printf "%d\n", $4 * 1000 + 0.5; exit }' /proc/cpuinfo; } | head -n 1
+}
+[ -z "$machine" ] || tsc_khz=$(host_tsc_khz)
+[ -z "${tsc_khz:-}" ] || cmdline+=" tsc_early_khz=$tsc_khz"
 # The debug kernel (tinyconfig's LEGACY_PTYS) would make 256 BSD pty pairs at boot, 1.3 s of
 # its 7 to /init under KASAN and lockdep; no test uses them.
 # ACPI's Plug and Play enumeration (selected by ACPI) took 0.19 s: the serial ports are

@@ -22,6 +22,11 @@
 #undef WRITE_ONCE
 #define WRITE_ONCE(var, val) (*((volatile typeof(var) *)(&(var))) = (val))
 
+/* bus.h's accessors of memory-mapped configuration name __iomem, which the stubs lack. */
+#ifndef __iomem
+#define __iomem
+#endif
+
 /*
  * The stubs' alloc_pages_exact() ignores __GFP_ZERO (which they define as 0):
  * ring memory came back with garbage where the kernel's is zeroed (found by
