@@ -15,19 +15,6 @@
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0
 . /tests/lib.sh
 
-# refused VALUE LOG: modprobe virtio4_mmio device=VALUE fails with EINVAL and the module logs
-# LOG and nothing else.
-refused() {
-	local said
-	dmesg -c >/dev/null
-	if modprobe virtio4_mmio "device=$1" 2>/tmp/modprobe.err; then
-		fail "modprobe virtio4_mmio device=$1 succeeded"
-	fi
-	grep -q "Invalid argument" /tmp/modprobe.err || fail "device=$1: $(cat /tmp/modprobe.err)"
-	said=$(dmesg | grep "virtio4_mmio: " | sed 's/^\[[ 0-9.]*\] //' | sort -u)
-	expect_eq "what virtio4_mmio logged for device=$1" "virtio4_mmio: $2" "$said"
-}
-
 # no_device VALUE PATTERN: with device=VALUE the module loads and no device joins the virtio4
 # bus; the transport logs one line, matching PATTERN (grep -E), or with PATTERN empty nothing.
 no_device() {
@@ -56,12 +43,12 @@ irq=${rest#*:}
 echo "ok: QEMU's disk: $size bytes at $base, interrupt $irq"
 
 modprobe virtio4 && modprobe virtio4_blk || fail "loading virtio4, virtio4_blk"
-refused "nonsense" "device=nonsense is not <size>@<base>:<irq>[:<id>]"
-refused "$size@$base" "device=$size@$base is not <size>@<base>:<irq>[:<id>]"
-refused "0@$base:$irq" "device=0@$base:$irq is not <size>@<base>:<irq>[:<id>]"
-refused "$size@$base:$irq:7x" "device=$size@$base:$irq:7x is not <size>@<base>:<irq>[:<id>]"
-refused "$size@:$irq" "device=$size@:$irq is not <size>@<base>:<irq>[:<id>]"
-refused "$size@$base:4294967301" "device=$size@$base:4294967301 is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=nonsense" "device=nonsense is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=$size@$base" "device=$size@$base is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=0@$base:$irq" "device=0@$base:$irq is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=$size@$base:$irq:7x" "device=$size@$base:$irq:7x is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=$size@:$irq" "device=$size@:$irq is not <size>@<base>:<irq>[:<id>]"
+expect_refused virtio4_mmio "device=$size@$base:4294967301" "device=$size@$base:4294967301 is not <size>@<base>:<irq>[:<id>]"
 # Two devices of one id would be one platform device's name twice (sysfs warns with a stack dump).
 dmesg -c >/dev/null
 if modprobe virtio4_mmio "device=$size@$base:$irq:3" "device=$size@0xfe000000:$irq:3" 2>/tmp/modprobe.err; then

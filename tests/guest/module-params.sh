@@ -11,29 +11,16 @@
 # qemu: -drive file=$WORK/disk.img,if=none,id=d0,format=raw -device virtio-blk-pci,drive=d0,num-queues=4,queue-size=256
 . /tests/lib.sh
 
-# refused MODULE PARAM=VALUE LOG: modprobe fails with EINVAL, the kernel says LOG, and the
-# module says nothing else (modprobe may try the load more than once: LOG once per try).
-refused() {
-	local said
-	dmesg -c >/dev/null
-	if modprobe "$1" "$2" 2>/tmp/modprobe.err; then
-		fail "modprobe $1 $2 succeeded"
-	fi
-	grep -q "Invalid argument" /tmp/modprobe.err || fail "modprobe $1 $2: $(cat /tmp/modprobe.err)"
-	said=$(dmesg | grep "$1: " | sed 's/^\[[ 0-9.]*\] //' | sort -u)
-	expect_eq "what $1 logged for $2" "$1: $3" "$said"
-}
-
 # ring_field FIELD: FIELD of each request ring's debugfs file, one per line.
 ring_field() {
 	cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* | awk -v f="$1" '$1 == f { print $2 }'
 }
 
 modprobe virtio4 || fail "modprobe virtio4"
-refused virtio4_pci queue_size_max=100 "queue_size_max=100 is not a power of two up to 32768"
-refused virtio4_pci irq_mode=3 "irq_mode=3 is not 0, 1 or 2"
-refused virtio4_blk max_segments=2000 "max_segments=2000 is above 1024"
-refused virtio4_blk io_timeout=0 "io_timeout=0 is outside 1..3600 seconds"
+expect_refused virtio4_pci queue_size_max=100 "queue_size_max=100 is not a power of two up to 32768"
+expect_refused virtio4_pci irq_mode=3 "irq_mode=3 is not 0, 1 or 2"
+expect_refused virtio4_blk max_segments=2000 "max_segments=2000 is above 1024"
+expect_refused virtio4_blk io_timeout=0 "io_timeout=0 is outside 1..3600 seconds"
 rmmod virtio4 || fail "rmmod virtio4"
 
 modprobe virtio4 indirect=0 && modprobe virtio4_ring indirect_always=1 || fail "module options"

@@ -475,6 +475,19 @@ expect_log() {
 	echo "ok: $1: $line"
 }
 
+# expect_refused MODULE PARAM=VALUE LOG: modprobe fails with EINVAL, the kernel says LOG, and the
+# module says nothing else (modprobe may try the load more than once: LOG once per try).
+expect_refused() {
+	local said
+	dmesg -c >/dev/null
+	if modprobe "$1" "$2" 2>/tmp/modprobe.err; then
+		fail "modprobe $1 $2 succeeded"
+	fi
+	grep -q "Invalid argument" /tmp/modprobe.err || fail "modprobe $1 $2: $(cat /tmp/modprobe.err)"
+	said=$(dmesg | grep "$1: " | sed 's/^\[[ 0-9.]*\] //' | sort -u)
+	expect_eq "what $1 logged for $2" "$1: $3" "$said"
+}
+
 # stop_host [LEFT]: kill the device host (HOST_PID); its devices must leave the bus, where
 # LEFT devices (default 0, others than the host's) remain.
 stop_host() {
