@@ -8,9 +8,11 @@
  * Both keep what they need to free a buffer in driver memory: @shadow, one
  * entry per descriptor the driver wrote, chained through @shadow[i].next
  * from a buffer's head to its last; free entries form a list from
- * @free_head. In the split layout an entry's index is its place in the
- * descriptor table; in the packed one it is only a name (the buffer id the
- * device hands back), and the place in the ring is counted apart.
+ * @free_head. An entry's address, length and flags are written only where
+ * they are read, to undo a DMA mapping (use_dma) or an indirect table's.
+ * In the split layout an entry's index is its place in the descriptor
+ * table; in the packed one it is only a name (the buffer id the device
+ * hands back), and the place in the ring is counted apart.
  */
 #ifndef _VIRTIO4_RING_COMMON_H
 #define _VIRTIO4_RING_COMMON_H
@@ -45,7 +47,9 @@ struct ring_buffer {
  * @driver: the driver's event suppression area (when to interrupt), shared.
  * @device: the device's event suppression area (when to kick), shared.
  * @next_avail: the ring place the next descriptor goes to.
- * @avail_wrap: the wrap counter of @next_avail.
+ * @avail_bits: the AVAIL and USED flags of a descriptor made available at
+ *	@next_avail: AVAIL alone in a lap whose wrap counter is 1, USED alone
+ *	in one whose counter is 0.
  * @last_used: the ring place of the next used descriptor to read, and its
  *	wrap counter in bit 15 (read at once by the interrupt handler).
  * @event_flags: what the driver last wrote to @driver->flags.
@@ -55,7 +59,7 @@ struct ring_packed {
 	struct ring_packed_event *driver;
 	struct ring_packed_event *device;
 	u16 next_avail;
-	bool avail_wrap;
+	u16 avail_bits;
 	u16 last_used;
 	u16 event_flags;
 };
@@ -118,11 +122,10 @@ struct ring {
 #define to_ring(_vq) container_of(_vq, struct ring, vq)
 
 extern const struct virtio4_queue_ops ring_packed_ops;
+extern bool ring_indirect_always;
 
 __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...);
 void ring_kick(struct ring *r, unsigned int where);
-int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
-		 unsigned int out_num, unsigned int in_num, void *data);
 int ring_detach_buf(struct virtio4_queue *vq, void *data);
 void *ring_detach_unused(struct virtio4_queue *vq);
 int ring_map_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
@@ -134,15 +137,36 @@ void *ring_indirect_table(struct ring *r, struct scatterlist *sg,
 			  dma_addr_t **addrs, u32 *in_len, int *err);
 int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
 
-int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
-			   unsigned int out_num, unsigned int total, void *data);
-int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
-			     unsigned int out_num, unsigned int total, void *data);
 size_t ring_packed_size(unsigned int num);
 void ring_packed_init(struct ring *r, unsigned int num);
 bool ring_packed_more_used(struct ring *r);
 void ring_packed_layout(struct ring *r, struct virtio4_ring_layout *layout);
 void ring_packed_debugfs_show(struct ring *r, struct seq_file *m);
+
+enum { RING_ADD_DIRECT, RING_ADD_INDIRECT };
+
+/*
+ * How add_buf() adds a buffer of @total elements, @out_num of them out, in
+ * either layout: RING_ADD_DIRECT (a chain of ring descriptors),
+ * RING_ADD_INDIRECT (one descriptor and a table), or the error it returns.
+ */
+static inline int ring_add_how(struct ring *r, unsigned int out_num,
+			       unsigned int total, const void *data)
+{
+	if (unlikely(r->vq.broken))
+		return -EIO;
+	if (unlikely(!data || !total || total < out_num))
+		return -EINVAL;
+	/* The common case first: the chain fits in the ring. */
+	if (likely(total <= r->vq.num_free) &&
+	    !(ring_indirect_always && r->indirect && total > 1))
+		return RING_ADD_DIRECT;
+	if (!r->vq.num_free)
+		return -ENOSPC;
+	if (r->indirect && total > 1)
+		return RING_ADD_INDIRECT;
+	return total > r->vq.num ? -EINVAL : -ENOSPC;
+}
 
 static inline enum dma_data_direction ring_dir(u16 flags)
 {
@@ -164,6 +188,30 @@ static inline int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
 	*addr = dma_map_page(r->dma_dev, sg_page(s), s->offset, s->length,
 			     ring_dir(flags));
 	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
+}
+
+/*
+ * Map element @s of a chain, the @n-th of @total (the first @out_num are
+ * out): its descriptor flags in @flags (WRITE for an element the device
+ * writes, whose bytes are added to @in_len; NEXT but for the last).
+ */
+static inline int ring_map_chained(struct ring *r, struct scatterlist *s,
+				   unsigned int n, unsigned int out_num,
+				   unsigned int total, u64 *in_len,
+				   dma_addr_t *addr, u16 *flags)
+{
+	u16 f = 0;
+	int err;
+
+	if (n >= out_num) {
+		f = VRING_DESC_F_WRITE;
+		*in_len += s->length;
+	}
+	err = ring_map(r, s, f, addr);
+	if (n + 1 < total)
+		f |= VRING_DESC_F_NEXT;
+	*flags = f;
+	return err;
 }
 
 static inline void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)

@@ -46,12 +46,7 @@
 #define PACKED_AVAIL	BIT(VRING_PACKED_DESC_F_AVAIL)
 #define PACKED_USED	BIT(VRING_PACKED_DESC_F_USED)
 #define PACKED_WRAP	BIT(VRING_PACKED_EVENT_F_WRAP_CTR)
-
-/* The AVAIL and USED bits of a descriptor made available in wrap @wrap. */
-static u16 packed_avail_bits(bool wrap)
-{
-	return wrap ? PACKED_AVAIL : PACKED_USED;
-}
+#define PACKED_BOTH	(PACKED_AVAIL | PACKED_USED)
 
 /* @place_wrap (a place and its wrap counter) moved on by @n places. */
 static u16 packed_advance(const struct ring *r, u16 place_wrap, unsigned int n)
@@ -70,9 +65,10 @@ static u16 packed_advance(const struct ring *r, u16 place_wrap, unsigned int n)
 static bool packed_is_used(const struct ring *r, u16 place_wrap)
 {
 	u16 flags = le16_to_cpu(READ_ONCE(r->packed.desc[place_wrap & ~PACKED_WRAP].flags));
-	bool used = flags & PACKED_USED;
+	u16 want = (place_wrap & PACKED_WRAP) ? PACKED_BOTH : 0;
 
-	return !!(flags & PACKED_AVAIL) == used && used == !!(place_wrap & PACKED_WRAP);
+	/* Used: both bits equal the wrap counter. */
+	return (flags & PACKED_BOTH) == want;
 }
 
 /**
@@ -89,99 +85,93 @@ bool ring_packed_more_used(struct ring *r)
 
 /*
  * Make a buffer whose descriptors are written, but for its head's flags,
- * available: @ndescs places from next_avail, id @id.
+ * available: id @id, @ndescs places from next_avail, after which the next
+ * buffer goes at @next, made available with @avail_bits.
  */
 static void packed_publish(struct ring *r, u16 id, u16 head_flags,
-			   unsigned int ndescs)
+			   unsigned int ndescs, u16 next, u16 avail_bits)
 {
 	struct ring_packed *p = &r->packed;
-	u16 next = packed_advance(r, p->next_avail | (p->avail_wrap ? PACKED_WRAP : 0), ndescs);
 
-	head_flags |= packed_avail_bits(p->avail_wrap);
+	head_flags |= p->avail_bits;
 	/* The device must see the rest of the buffer before the head that offers it. */
 	virt_wmb();
 	WRITE_ONCE(p->desc[p->next_avail].flags, cpu_to_le16(head_flags));
-	p->next_avail = next & ~PACKED_WRAP;
-	p->avail_wrap = next & PACKED_WRAP;
+	p->next_avail = next;
+	p->avail_bits = avail_bits;
 	r->num_added = min_t(unsigned int, r->num_added + ndescs, r->vq.num);
 	r->in_flight++;
 	trace_virtio4_add_buf(r, r->buffers[id].data, id, r->vq.num_free);
 }
 
 /*
- * Map @total elements of @sg into the shadow entries from the free list's
- * head and add up the bytes of the in elements; on failure (or more than
- * U32_MAX in bytes) nothing stays mapped.
+ * A failed add wrote the descriptors after its head at @n places from
+ * next_avail: mark them neither available nor used, for a later, shorter
+ * buffer's head would make them reachable to the device.
  */
-static int packed_map_chain(struct ring *r, struct scatterlist *sg,
-			    unsigned int out_num, unsigned int total,
-			    u32 *in_len, u16 *last)
+static void packed_unwrite(struct ring *r, unsigned int n)
 {
-	u64 in = 0;
-	u16 id = r->free_head;
+	u16 place = r->packed.next_avail, bits = r->packed.avail_bits;
+
+	while (n--) {
+		if (++place == r->vq.num) {
+			place = 0;
+			bits ^= PACKED_BOTH;
+		}
+		/* The bits of the other lap: not available in this one. */
+		if (n)
+			r->packed.desc[place].flags = cpu_to_le16(bits ^ PACKED_BOTH);
+	}
+}
+
+/*
+ * A chain of @total descriptors at consecutive places, written in one pass
+ * over @sg, its head's flags last. Its ids are as many entries from the
+ * free list, the head's the one the device hands back; the entries keep
+ * the elements' mappings only where there are mappings to undo (use_dma).
+ * Should an element fail to map, the places written are taken back.
+ */
+static int packed_add_direct(struct ring *r, struct scatterlist *sg,
+			     unsigned int out_num, unsigned int total, void *data)
+{
+	struct ring_packed *p = &r->packed;
+	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
+	u16 avail_bits = p->avail_bits, head_flags = 0;
 	struct scatterlist *s;
+	u64 in_len = 0;
 	unsigned int n;
 	int err;
 
 	for_each_sg(sg, s, total, n) {
-		u16 flags = 0;
+		struct ring_packed_desc *d = &p->desc[place];
+		dma_addr_t addr;
+		u16 flags;
 
-		if (n >= out_num) {
-			flags = VRING_DESC_F_WRITE;
-			in += s->length;
-		}
-		err = ring_map(r, s, flags, &r->shadow[id].addr);
+		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
 		if (unlikely(err))
 			goto err_unmap;
-		if (n + 1 < total)
-			flags |= VRING_DESC_F_NEXT;
-		r->shadow[id].len = s->length;
-		r->shadow[id].flags = flags;
-		*last = id;
-		id = r->shadow[id].next;
-	}
-	if (likely(in <= U32_MAX)) {
-		*in_len = in;
-		return 0;
-	}
-	err = -EINVAL;
-err_unmap:
-	ring_unmap_chain(r, r->free_head, n);
-	return err;
-}
-
-/*
- * A chain of @total descriptors. The elements are mapped first, so that
- * nothing is written to the ring unless the whole buffer goes in: a
- * descriptor left available by a failed add would be taken by the device
- * after the next buffer.
- */
-int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
-			   unsigned int out_num, unsigned int total, void *data)
-{
-	struct ring_packed *p = &r->packed;
-	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
-	bool wrap = p->avail_wrap;
-	unsigned int n;
-	u32 in_len;
-	int err;
-
-	err = packed_map_chain(r, sg, out_num, total, &in_len, &last);
-	if (unlikely(err))
-		return err;
-	for (n = 0; n < total; n++) {
-		struct ring_packed_desc *d = &p->desc[place];
-
-		d->addr = cpu_to_le64(r->shadow[id].addr);
-		d->len = cpu_to_le32(r->shadow[id].len);
+		if (r->use_dma) {
+			r->shadow[id].addr = addr;
+			r->shadow[id].len = s->length;
+			r->shadow[id].flags = flags;
+		}
+		d->addr = cpu_to_le64(addr);
+		d->len = cpu_to_le32(s->length);
 		d->id = cpu_to_le16(head);
 		if (n)
-			d->flags = cpu_to_le16(r->shadow[id].flags | packed_avail_bits(wrap));
+			d->flags = cpu_to_le16(flags | avail_bits);
+		else
+			head_flags = flags;
+		last = id;
 		id = r->shadow[id].next;
-		if (++place == r->vq.num) {
+		if (unlikely(++place == r->vq.num)) {
 			place = 0;
-			wrap = !wrap;
+			avail_bits ^= PACKED_BOTH;
 		}
+	}
+	if (unlikely(in_len > U32_MAX)) {
+		err = -EINVAL;
+		goto err_unmap;
 	}
 	r->free_head = id;
 	r->vq.num_free -= total;
@@ -189,17 +179,22 @@ int ring_packed_add_direct(struct ring *r, struct scatterlist *sg,
 	r->buffers[head].in_len = in_len;
 	r->buffers[head].ndescs = total;
 	r->buffers[head].last = last;
-	packed_publish(r, head, r->shadow[head].flags, total);
+	packed_publish(r, head, head_flags, total, place, avail_bits);
 	return 0;
+
+err_unmap:
+	ring_unmap_chain(r, head, n);
+	packed_unwrite(r, n);
+	return err;
 }
 
 /* One ring descriptor pointing at a table of @total packed descriptors. */
-int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
-			     unsigned int out_num, unsigned int total, void *data)
+static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
+			       unsigned int out_num, unsigned int total, void *data)
 {
 	struct ring_packed_desc *table, *d = &r->packed.desc[r->packed.next_avail];
 	dma_addr_t *addrs, table_dma;
-	u16 head = r->free_head;
+	u16 head = r->free_head, next;
 	struct scatterlist *s;
 	unsigned int i;
 	u32 in_len;
@@ -224,13 +219,29 @@ int ring_packed_add_indirect(struct ring *r, struct scatterlist *sg,
 	d->addr = cpu_to_le64(table_dma);
 	d->len = cpu_to_le32(total * sizeof(*table));
 	d->id = cpu_to_le16(head);
-	packed_publish(r, head, VRING_DESC_F_INDIRECT, 1);
+	next = packed_advance(r, r->packed.next_avail, 1);
+	packed_publish(r, head, VRING_DESC_F_INDIRECT, 1, next & ~PACKED_WRAP,
+		       r->packed.avail_bits ^ (next & PACKED_WRAP ? PACKED_BOTH : 0));
 	return 0;
 
 err_unmap:
 	ring_unmap_sg(r, sg, out_num, total, addrs);
 	kfree(table);
 	return err;
+}
+
+static int packed_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+			  unsigned int out_num, unsigned int in_num, void *data)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int total = out_num + in_num;
+	int how = ring_add_how(r, out_num, total, data);
+
+	if (likely(how == RING_ADD_DIRECT))
+		return packed_add_direct(r, sg, out_num, total, data);
+	if (how == RING_ADD_INDIRECT)
+		return packed_add_indirect(r, sg, out_num, total, data);
+	return how;
 }
 
 /*
@@ -265,7 +276,7 @@ static bool packed_need_kick(struct ring *r)
 	 * of the ring: one in the wrap before lies num places back.
 	 */
 	event = le16_to_cpu(e.off_wrap) & ~PACKED_WRAP;
-	if (!!(le16_to_cpu(e.off_wrap) & PACKED_WRAP) != p->avail_wrap)
+	if (!!(le16_to_cpu(e.off_wrap) & PACKED_WRAP) != !!(p->avail_bits & PACKED_AVAIL))
 		event -= r->vq.num;
 	return vring_need_event(event, new, old);
 }
@@ -424,7 +435,7 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 }
 
 const struct virtio4_queue_ops ring_packed_ops = {
-	.add_buf = ring_add_buf,
+	.add_buf = packed_add_buf,
 	.sync = packed_sync,
 	.get_buf = packed_get_buf,
 	.detach_buf = ring_detach_buf,
@@ -462,7 +473,7 @@ void ring_packed_init(struct ring *r, unsigned int num)
 	p->desc = r->mem;
 	p->driver = r->mem + sizeof(struct ring_packed_desc) * num;
 	p->device = p->driver + 1;
-	p->avail_wrap = true;
+	p->avail_bits = PACKED_AVAIL;
 	p->last_used = PACKED_WRAP;
 	p->event_flags = VRING_PACKED_EVENT_FLAG_ENABLE;
 	if (r->event_idx) {
@@ -496,7 +507,7 @@ void ring_packed_debugfs_show(struct ring *r, struct seq_file *m)
 	u16 last = READ_ONCE(p->last_used), place = last & ~PACKED_WRAP;
 
 	seq_printf(m, "layout packed\nnext_avail %u\navail_wrap %d\n",
-		   READ_ONCE(p->next_avail), READ_ONCE(p->avail_wrap));
+		   READ_ONCE(p->next_avail), !!(READ_ONCE(p->avail_bits) & PACKED_AVAIL));
 	seq_printf(m, "last_used %u\nused_wrap %d\nlast_used_flags %#x\n",
 		   place, !!(last & PACKED_WRAP),
 		   le16_to_cpu(READ_ONCE(p->desc[place].flags)));

@@ -24,8 +24,8 @@
 #include <kunit/visibility.h>
 #include "common.h"
 
-static bool indirect_always;
-module_param(indirect_always, bool, 0644);
+bool ring_indirect_always;
+module_param_named(indirect_always, ring_indirect_always, bool, 0644);
 MODULE_PARM_DESC(indirect_always,
 		 "Put every multi-element buffer in an indirect table when the device allows; otherwise only buffers that do not fit directly (default: false)");
 
@@ -204,13 +204,18 @@ err_unmap:
 	return err;
 }
 
-/* Write one mapped element into descriptor @i and its shadow. */
+/*
+ * Write one mapped element into descriptor @i, and into its shadow when
+ * there is a mapping to undo.
+ */
 static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
 			  u16 flags)
 {
-	r->shadow[i].addr = addr;
-	r->shadow[i].len = len;
-	r->shadow[i].flags = flags;
+	if (r->use_dma) {
+		r->shadow[i].addr = addr;
+		r->shadow[i].len = len;
+		r->shadow[i].flags = flags;
+	}
 	r->split.desc[i].addr = cpu_to_le64(addr);
 	r->split.desc[i].len = cpu_to_le32(len);
 	r->split.desc[i].flags = cpu_to_le16(flags);
@@ -231,18 +236,12 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 	int err;
 
 	for_each_sg(sg, s, total, n) {
-		u16 flags = 0;
 		dma_addr_t addr;
+		u16 flags;
 
-		if (n >= out_num) {
-			flags = VRING_DESC_F_WRITE;
-			in_len += s->length;
-		}
-		err = ring_map(r, s, flags, &addr);
+		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
 		if (unlikely(err))
 			goto err_unmap;
-		if (n + 1 < total)
-			flags |= VRING_DESC_F_NEXT;
 		ring_set_desc(r, i, addr, s->length, flags);
 		prev = i;
 		i = r->shadow[i].next;
@@ -266,45 +265,17 @@ err_unmap:
 	return err;
 }
 
-enum { RING_ADD_DIRECT, RING_ADD_INDIRECT };
-
-/*
- * How add_buf() adds a buffer of @total elements, @out_num of them out:
- * RING_ADD_DIRECT (a chain of ring descriptors), RING_ADD_INDIRECT (one
- * descriptor and a table), or the error it returns.
- */
-static int ring_add_how(struct ring *r, unsigned int out_num,
-			unsigned int total, const void *data)
-{
-	if (unlikely(r->vq.broken))
-		return -EIO;
-	if (unlikely(!data || !total || total < out_num))
-		return -EINVAL;
-	/* The common case first: the chain fits in the ring. */
-	if (likely(total <= r->vq.num_free) &&
-	    !(indirect_always && r->indirect && total > 1))
-		return RING_ADD_DIRECT;
-	if (!r->vq.num_free)
-		return -ENOSPC;
-	if (r->indirect && total > 1)
-		return RING_ADD_INDIRECT;
-	return total > r->vq.num ? -EINVAL : -ENOSPC;
-}
-
-/* Both layouts' add_buf: the checks and the choice of a chain or a table are the same. */
-int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
-		 unsigned int out_num, unsigned int in_num, void *data)
+static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+			unsigned int out_num, unsigned int in_num, void *data)
 {
 	struct ring *r = to_ring(vq);
 	unsigned int total = out_num + in_num;
 	int how = ring_add_how(r, out_num, total, data);
 
 	if (likely(how == RING_ADD_DIRECT))
-		return r->is_packed ? ring_packed_add_direct(r, sg, out_num, total, data) :
-				      ring_add_direct(r, sg, out_num, total, data);
+		return ring_add_direct(r, sg, out_num, total, data);
 	if (how == RING_ADD_INDIRECT)
-		return r->is_packed ? ring_packed_add_indirect(r, sg, out_num, total, data) :
-				      ring_add_indirect(r, sg, out_num, total, data);
+		return ring_add_indirect(r, sg, out_num, total, data);
 	return how;
 }
 

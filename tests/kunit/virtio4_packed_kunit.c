@@ -14,6 +14,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <linux/sizes.h>
 #include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include <virtio4/ring.h>
@@ -348,11 +349,13 @@ static void driver_area_without_event_idx(struct kunit *test)
 static void indirect_when_direct_does_not_fit(struct kunit *test)
 {
 	struct pt *pt = test->priv;
-	struct ring_packed_desc *table, *d = &pt->v.desc[PT_NUM - 1];
+	struct ring_packed_desc *table, *d;
 	unsigned int len, i;
 
 	virtio4_ring_del(pt->vq);
 	pt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
+	/* The new ring's last place (the old ring's memory is freed). */
+	d = &pt->v.desc[PT_NUM - 1];
 	for (i = 1; i < PT_NUM; i++)
 		KUNIT_ASSERT_EQ(test, pt_add(pt, i, 8, 0), 0);
 	/* One place left: a two-element buffer goes in an indirect table. */
@@ -371,6 +374,43 @@ static void indirect_when_direct_does_not_fit(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)100UL);
 	KUNIT_EXPECT_EQ(test, len, 32U);
 	KUNIT_EXPECT_EQ(test, pt->vq->num_free, 1U);
+}
+
+/*
+ * An add that fails once its descriptors are written (its in elements come
+ * to 4 GiB, more than a used length can say) offers none of them, across
+ * the end of the ring too: the one-element buffer added after it at the
+ * same place is all the device finds, though the failed add's descriptors
+ * lay beyond it, written with the next lap's bits.
+ */
+static void failed_add_offers_nothing(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	struct scatterlist sg[3];
+	unsigned int len;
+	unsigned long t;
+	int id;
+
+	for (t = 1; t < PT_NUM; t++) {
+		KUNIT_ASSERT_EQ(test, pt_add(pt, t, 0, 8), 0);
+		dev_complete(pt, dev_take(pt), 8);
+		KUNIT_ASSERT_PTR_EQ(test, pt_get(pt, &len), (void *)t);
+	}
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], pt->bufs, 16);
+	sg_set_buf(&sg[1], pt->bufs + PT_BUF, PT_BUF);
+	sg_set_buf(&sg[2], pt->bufs + PT_BUF, PT_BUF);
+	sg[1].length = SZ_2G;
+	sg[2].length = SZ_2G;
+	KUNIT_EXPECT_EQ(test, pt->vq->ops->add_buf(pt->vq, sg, 1, 2, (void *)100UL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pt->vq->num_free, PT_NUM);
+	KUNIT_ASSERT_EQ(test, pt_add(pt, 101, 0, 8), 0);
+	id = dev_take(pt);
+	KUNIT_ASSERT_GE(test, id, 0);
+	KUNIT_EXPECT_EQ(test, dev_take(pt), -1);
+	dev_complete(pt, id, 8);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)101UL);
+	KUNIT_EXPECT_FALSE(test, pt->vq->broken);
 }
 
 /*
@@ -500,6 +540,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(restart_delayed_stops_at_a_lie),
 	KUNIT_CASE(driver_area_without_event_idx),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
+	KUNIT_CASE(failed_add_offers_nothing),
 	KUNIT_CASE(used_id_out_of_range_breaks),
 	KUNIT_CASE(used_id_not_in_flight_breaks),
 	KUNIT_CASE(used_length_too_long_breaks),

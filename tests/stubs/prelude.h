@@ -35,6 +35,7 @@
 #define alloc_pages_exact(size, gfp) kzalloc(size, gfp)
 
 #define module_param(name, type, perm)
+#define module_param_named(name, value, type, perm)
 #define MODULE_PARM_DESC(name, desc)
 #define MODULE_DESCRIPTION(desc)
 #define U32_MAX ((u32)~0U)

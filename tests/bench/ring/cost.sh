@@ -32,7 +32,7 @@ count() {
 
 linux_fns=(virtqueue_add_sgs virtqueue_kick virtqueue_get_buf)
 ours_split=(ring_add_buf ring_sync ring_get_buf)
-ours_packed=(ring_add_buf packed_sync packed_get_buf)
+ours_packed=(packed_add_buf packed_sync packed_get_buf)
 # emit SIDE JOB VALUE
 emit() {
 	echo "BENCH {\"bench\":\"ring\",\"round\":1,\"side\":\"$1\",\"job\":\"$2\",\"metric\":\"instructions/buffer\",\"value\":$3,\"higher_is_better\":false}"
