@@ -8,8 +8,9 @@
  * Both keep what they need to free a buffer in driver memory: @shadow, one
  * entry per descriptor the driver wrote, chained through @shadow[i].next
  * from a buffer's head to its last; free entries form a list from
- * @free_head. An entry's address, length and flags are written only where
- * they are read, to undo a DMA mapping (use_dma) or an indirect table's.
+ * @free_head. An entry's address, length and flags are read only to undo a
+ * DMA mapping (use_dma): a chain's elements write them only then (a buffer
+ * with an indirect table records its table in its head's entry always).
  * In the split layout an entry's index is its place in the descriptor
  * table; in the packed one it is only a name (the buffer id the device
  * hands back), and the place in the ring is counted apart.
@@ -23,7 +24,11 @@
 #include <virtio4/ring.h>
 #include "layout.h"
 
-/* What the driver wrote into one descriptor: its private, trusted copy. */
+/*
+ * What the driver wrote into one descriptor, as far as it must undo it: the
+ * chain link always; the address, length and flags only where they are
+ * unmapped (use_dma).
+ */
 struct ring_shadow {
 	dma_addr_t addr;
 	u32 len;
@@ -159,7 +164,7 @@ static inline int ring_add_how(struct ring *r, unsigned int out_num,
 		return -EINVAL;
 	/* The common case first: the chain fits in the ring. */
 	if (likely(total <= r->vq.num_free) &&
-	    !(ring_indirect_always && r->indirect && total > 1))
+	    !(READ_ONCE(ring_indirect_always) && r->indirect && total > 1))
 		return RING_ADD_DIRECT;
 	if (!r->vq.num_free)
 		return -ENOSPC;

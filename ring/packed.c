@@ -105,22 +105,23 @@ static void packed_publish(struct ring *r, u16 id, u16 head_flags,
 }
 
 /*
- * A failed add wrote the descriptors after its head at @n places from
- * next_avail: mark them neither available nor used, for a later, shorter
- * buffer's head would make them reachable to the device.
+ * A failed add wrote @n descriptors from next_avail, its head's flags not
+ * among them: mark the @n - 1 after the head neither available nor used,
+ * for a later, shorter buffer's head would make them reachable to the
+ * device.
  */
 static void packed_unwrite(struct ring *r, unsigned int n)
 {
 	u16 place = r->packed.next_avail, bits = r->packed.avail_bits;
+	unsigned int i;
 
-	while (n--) {
+	for (i = 1; i < n; i++) {
 		if (++place == r->vq.num) {
 			place = 0;
 			bits ^= PACKED_BOTH;
 		}
 		/* The bits of the other lap: not available in this one. */
-		if (n)
-			r->packed.desc[place].flags = cpu_to_le16(bits ^ PACKED_BOTH);
+		r->packed.desc[place].flags = cpu_to_le16(bits ^ PACKED_BOTH);
 	}
 }
 
@@ -129,7 +130,8 @@ static void packed_unwrite(struct ring *r, unsigned int n)
  * over @sg, its head's flags last. Its ids are as many entries from the
  * free list, the head's the one the device hands back; the entries keep
  * the elements' mappings only where there are mappings to undo (use_dma).
- * Should an element fail to map, the places written are taken back.
+ * Should an element fail to map, or the in elements come to more than a
+ * used length can say (U32_MAX), the places written are taken back.
  */
 static int packed_add_direct(struct ring *r, struct scatterlist *sg,
 			     unsigned int out_num, unsigned int total, void *data)

@@ -6,11 +6,12 @@
  * points transports call for either layout (packed.c has the packed one).
  *
  * The device is not trusted. Everything the ring needs to free a buffer
- * (addresses, lengths, chain links) is kept in driver-private shadow
- * arrays and never read back from shared memory; what the device writes
- * (the used index, ids and lengths) is checked before use. A device that
- * lies marks the queue broken: it is logged once, nothing bogus is
- * completed, and add_buf() fails with -EIO from then on.
+ * (chain links, and with the DMA API the addresses and lengths to unmap)
+ * is kept in driver-private shadow arrays and never read back from shared
+ * memory; what the device writes (the used index, ids and lengths) is
+ * checked before use. A device that lies marks the queue broken: it is
+ * logged once, nothing bogus is completed, and add_buf() fails with -EIO
+ * from then on.
  *
  * Locking: as the API says, the driver serialises the operations on one
  * queue. virtio4_ring_interrupt() may run concurrently with them; it only

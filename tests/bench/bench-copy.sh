@@ -26,7 +26,7 @@ serve_blk /tmp/disk.img
 for round in $(seq "$ROUNDS"); do
 	emit "{\"bench\":\"copy\",\"round\":$round,\"side\":\"copy\",\"job\":\"memcpy\",\"metric\":\"MB/s\",\"value\":$(memcpy_mbps /tmp/disk.img)}"
 	echo "$JOBS" | while read -r job; do
-		run_job copy "$round" copy copy copy "$job"
+		run_job copy "$round" copy copy "$job"
 	done
 done
 echo "bench: done"

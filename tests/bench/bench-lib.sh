@@ -14,9 +14,11 @@ emit() {
 	echo "BENCH $1" >$RESULTS
 }
 
-# bind_pci SLOT DRIVER: (re)bind PCI device 0000:00:SLOT to DRIVER (virtio4-pci or virtio-pci).
+# bind_pci SLOT DRIVER: (re)bind PCI device 0000:00:SLOT to DRIVER (virtio4-pci or virtio-pci),
+# unless it is bound to it already.
 bind_pci() {
 	local dev=/sys/bus/pci/devices/0000:00:$1
+	[ "$(basename "$(readlink "$dev/driver")")" = "$2" ] && return 0
 	[ -e "$dev/driver" ] && echo "0000:00:$1" >"$dev/driver/unbind"
 	echo "$2" >"$dev/driver_override"
 	echo "0000:00:$1" >/sys/bus/pci/drivers_probe
@@ -97,18 +99,29 @@ randwrite-4k-qd32:--rw=randwrite:--bs=4k:--iodepth=32
 read-1m-qd8:--rw=read:--bs=1m:--iodepth=8
 write-1m-qd8:--rw=write:--bs=1m:--iodepth=8"
 
-# run_job BENCH ROUND PAIR SIDE SLOT JOB: one fio run on the disk of SLOT; emits its measurement
-# with the kicks and interrupts it cost.
+# run_job BENCH ROUND SIDE SLOT JOB: one fio run on the disk of SLOT; emits its measurement
+# with the kicks and interrupts it cost. Latency percentiles are of fio's total latency
+# (lat_ns: submission included), and fio's CPU use gives the guest CPU per request.
 run_job() {
-	local bench=$1 round=$2 pair=$3 side=$4 slot=$5 job=$6 name args disk k0 i0 k1 i1
+	local bench=$1 round=$2 side=$3 slot=$4 job=$5 name args disk k0 i0 k1 i1
 	name=${job%%:*}
 	args=$(echo "${job#*:}" | tr ':' ' ')
 	disk=$(disk_of "$slot")
 	k0=$(kicks_of "$slot") i0=$(irqs_of "$slot")
 	fio --name="$name" --filename="/dev/$disk" $args --ioengine=libaio --direct=1 \
-		--time_based --runtime="$RUNTIME" --size=256M \
+		--time_based --runtime="$RUNTIME" --size=256M --lat_percentiles=1 \
 		--output-format=json --output=/tmp/fio.json >/dev/null 2>&1 || fail "fio $name on $disk"
 	k1=$(kicks_of "$slot") i1=$(irqs_of "$slot")
-	emit "{\"bench\":\"$bench\",\"round\":$round,\"pair\":\"$pair\",\"side\":\"$side\",\"job\":\"$name\",\"disk\":\"$disk\",\"kicks\":$((k1 - k0)),\"irqs\":$((i1 - i0)),\"fio\":$(tr -d '\n' </tmp/fio.json)}"
-	echo "round $round $pair $side $name on $disk: done"
+	emit "{\"bench\":\"$bench\",\"round\":$round,\"side\":\"$side\",\"job\":\"$name\",\"disk\":\"$disk\",\"kicks\":$((k1 - k0)),\"irqs\":$((i1 - i0)),\"fio\":$(tr -d '\n' </tmp/fio.json)}"
+	echo "round $round $side $name on $disk: done"
+}
+
+# side_order ROUND: the three sides of a round in the order they run, rotated each round so
+# that no side always runs first or last: "ours linux again", "linux again ours", ...
+side_order() {
+	case $(($1 % 3)) in
+	1) echo ours linux again ;;
+	2) echo linux again ours ;;
+	0) echo again ours linux ;;
+	esac
 }

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Network benchmark guests: two guests joined by a socket netdev, both on our driver (side
-# "ours") or both on Linux's virtio_net, rebinding the NIC between rounds. Linux runs twice per
-# round ("linux", which is also "aa0", and "aa1"): the A/A noise control. Guest 0 measures
-# iperf3 TCP both ways, UDP 64-byte packets per second, and ping round trips; guest 1 serves.
+# "ours"), both on Linux's virtio_net (side "linux"), and both on Linux's again (side "again":
+# the A/A noise control, again/linux), rebinding the NIC between them; the order of the three
+# rotates from round to round. One guest measures iperf3 TCP both ways, UDP 64-byte packets per
+# second and ping round trips while the other serves; they swap these roles every other round.
 # kernels: stock
 # guests: 2
 # timeout: 7200
@@ -10,8 +11,12 @@
 # qemu: -serial file:$WORK/bench$GUEST.out
 . /tests/bench-lib.sh
 
-# use DRIVER: bind the NIC to DRIVER (virtio4-pci or virtio-pci), address it, wait for the peer.
+# use DRIVER: bind the NIC to DRIVER (virtio4-pci or virtio-pci) afresh, address it, wait for
+# the peer.
 use() {
+	local dev=/sys/bus/pci/devices/0000:00:03.0
+
+	[ -e "$dev/driver" ] && echo 0000:00:03.0 >"$dev/driver/unbind"
 	bind_pci 03.0 "$1"
 	for _ in $(seq 100); do
 		NETDEV=$(ls /sys/bus/pci/devices/0000:00:03.0/virtio*/net 2>/dev/null | head -n 1)
@@ -36,7 +41,7 @@ iperf_run() {
 	done
 }
 
-# measure ROUND SIDES: guest 0 measures; SIDES names the result (e.g. "linux aa0").
+# measure ROUND SIDE: this guest measures; SIDE names the result.
 measure() {
 	local round=$1 sides=$2 rtt s
 	iperf_run "$round" "$sides" tcp-send
@@ -53,23 +58,21 @@ measure() {
 modprobe virtio_pci && modprobe virtio_net && modprobe virtio4_pci && modprobe virtio4_net ||
 	fail "loading the drivers"
 for round in $(seq "$ROUNDS"); do
-	if [ $((round % 2)) = 1 ]; then
-		order="ours:virtio4-pci linux_aa0:virtio-pci aa1:virtio-pci"
-	else
-		order="linux_aa0:virtio-pci ours:virtio4-pci aa1:virtio-pci"
-	fi
-	for step in $order; do
-		use "${step#*:}"
+	# The measuring guest: 0 in odd rounds, 1 in even ones.
+	measurer=$(((round + 1) % 2))
+	for side in $(side_order "$round"); do
+		driver=virtio-pci
+		[ "$side" = ours ] && driver=virtio4-pci
+		use $driver
 		peer_barrier "$PEER"
-		if [ "$GUEST" = 1 ]; then
+		if [ "$GUEST" != "$measurer" ]; then
 			iperf3 -s -p 5201 -D || fail "iperf3 server"
 			peer_barrier "$PEER"
 			peer_barrier "$PEER"
 			killall iperf3
 		else
 			peer_barrier "$PEER"
-			sides=$(echo "${step%%:*}" | tr '_' ' ')
-			measure "$round" "$sides"
+			measure "$round" "$side"
 			peer_barrier "$PEER"
 		fi
 	done

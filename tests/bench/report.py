@@ -2,17 +2,20 @@
 # SPDX-License-Identifier: GPL-2.0
 """Turn the benchmark guests' measurements into a table, JSON and a chart.
 
-Usage: report.py OUT_DIR BENCH_OUT...
+Usage: report.py OUT_DIR [--rounds N] [--host JSON] BENCH_OUT...
 
-Each BENCH_OUT holds lines "BENCH {json}" written by a guest (tests/bench/bench-*.sh). For every
-metric: the median of ours and of Linux's over the rounds, their ratio (ours / Linux), the A/A
-band (the lowest and highest per-round ratio of Linux against itself on the identical second
-device), and the spread of each side ((max - min) / median). A result counts as a win or a loss
-only beyond the A/A band. Writes OUT_DIR/results.json, OUT_DIR/table.txt, OUT_DIR/ratios.dat
-and, with gnuplot, OUT_DIR/ratios.png.
+Each BENCH_OUT holds lines "BENCH {json}" written by a guest (tests/bench/bench-*.sh). Every
+round measures three sides back to back: ours, Linux ("linux") and Linux again ("again"). For
+every metric: the per-round ratios ours/linux and, the noise control, again/linux; the median of
+each with a 95% bootstrap confidence interval (rounds resampled with replacement). A result is
+a win or a loss only when the two intervals do not overlap; otherwise it is within noise. A row
+with fewer rounds than asked (--rounds) gets no verdict. --host is the host's state before the
+run (load, other QEMU processes), shown above the table. Writes OUT_DIR/results.json,
+OUT_DIR/table.txt, OUT_DIR/ratios.dat and, with gnuplot, OUT_DIR/ratios.png.
 """
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -45,12 +48,17 @@ def fio_metrics(run):
     else:
         m["IOPS"] = (rd["iops"] + wr["iops"], True)
     if name.endswith("qd1"):
-        pct = rd["clat_ns"].get("percentile", {})
+        # Total latency (submission included), both directions' requests together.
+        side = rd if rd["total_ios"] else wr
+        pct = side["lat_ns"].get("percentile", {})
         m["p50 us"] = (pct.get("50.000000", 0) / 1000, False)
         m["p99 us"] = (pct.get("99.000000", 0) / 1000, False)
     if ios:
         m["kicks/req"] = (run["kicks"] / ios, False)
         m["irqs/req"] = (run["irqs"] / ios, False)
+        # Guest CPU per request: fio's user and system time over the run.
+        cpu = (job["usr_cpu"] + job["sys_cpu"]) / 100 * job["job_runtime"] * 1000
+        m["CPU us/req"] = (cpu / ios, False)
     return m
 
 
@@ -76,15 +84,31 @@ def spread(values):
     return (max(values) - min(values)) / med if med else 0.0
 
 
-def summarize(runs):
+def bootstrap(values, resamples=2000, seed=1):
+    """The median of VALUES and a 95% bootstrap confidence interval of it."""
+    rng = random.Random(seed)
+    meds = sorted(statistics.median(rng.choices(values, k=len(values)))
+                  for _ in range(resamples))
+    return statistics.median(values), meds[int(0.025 * resamples)], meds[int(0.975 * resamples) - 1]
+
+
+def ratios(num, den):
+    """Per-round ratios NUM/DEN over the rounds both sides measured."""
+    return [num[r] / den[r] for r in sorted(num) if r in den and den[r]]
+
+
+def summarize(runs, rounds_asked):
     # (bench, job, metric) -> side -> round -> value
     table = {}
     better = {}
+    exact = set()
     for run in runs:
         for metric, (value, hib) in metrics_of(run).items():
             key = (run["bench"], run["job"], metric)
             table.setdefault(key, {}).setdefault(run["side"], {})[run["round"]] = value
             better[key] = hib
+            if run.get("deterministic"):
+                exact.add(key)
     rows = []
     for key in sorted(table, key=lambda k: (k[0], k[1], k[2])):
         sides = table[key]
@@ -99,37 +123,42 @@ def summarize(runs):
             continue
         if "ours" not in sides or "linux" not in sides:
             continue
-        ours = list(sides["ours"].values())
-        linux = list(sides["linux"].values())
+        ours, linux = sides["ours"], sides["linux"]
         row = {
             "bench": key[0], "job": key[1], "metric": key[2],
             "higher_is_better": better[key],
-            "ours": statistics.median(ours), "linux": statistics.median(linux),
-            "ours_spread": spread(ours), "linux_spread": spread(linux),
-            "rounds": min(len(ours), len(linux)),
+            "ours": statistics.median(ours.values()), "linux": statistics.median(linux.values()),
+            "ours_spread": spread(list(ours.values())),
+            "linux_spread": spread(list(linux.values())),
         }
-        row["ratio"] = row["ours"] / row["linux"] if row["linux"] else None
-        aa0, aa1 = sides.get("aa0", {}), sides.get("aa1", {})
-        aa = [aa0[r] / aa1[r] for r in aa0 if r in aa1 and aa1[r]]
+        ab = ratios(ours, linux)
+        aa = ratios(sides.get("again", {}), linux)
+        row["rounds"] = min(len(ab), len(aa))
+        row["ratio"] = None
+        if ab:
+            row["ratio"], lo, hi = bootstrap(ab)
+            row["ratio_ci"] = [lo, hi]
         if aa:
-            row["aa_band"] = [min(aa), max(aa)]
-            row["aa_median"] = statistics.median(aa)
-        row["verdict"] = verdict(row)
+            row["aa_median"], lo, hi = bootstrap(aa)
+            row["aa_ci"] = [lo, hi]
+        # A count that is the same on every run (the ring's instructions) needs one round.
+        row["verdict"] = verdict(row, 1 if key in exact else rounds_asked)
         rows.append(row)
     return rows
 
 
-def verdict(row):
-    r = row["ratio"]
-    band = row.get("aa_band")
-    if r is None:
+def verdict(row, rounds_asked):
+    if row["ratio"] is None:
         return "n/a"
-    if not band:
+    if "aa_ci" not in row:
         return "no control"
-    lo, hi = band
-    if row["higher_is_better"]:
-        return "win" if r > hi else "loss" if r < lo else "within noise"
-    return "win" if r < lo else "loss" if r > hi else "within noise"
+    if rounds_asked and row["rounds"] < rounds_asked:
+        return "incomplete (%d of %d rounds)" % (row["rounds"], rounds_asked)
+    (lo, hi), (aa_lo, aa_hi) = row["ratio_ci"], row["aa_ci"]
+    if lo <= aa_hi and aa_lo <= hi:
+        return "within noise"
+    above = lo > aa_hi
+    return "win" if above == row["higher_is_better"] else "loss"
 
 
 def fmt(v):
@@ -143,16 +172,16 @@ def fmt(v):
 
 
 def render(rows):
-    head = ["bench", "job", "metric", "ours", "Linux", "ours/Linux", "A/A band",
-            "spread ours/Linux", "verdict"]
+    head = ["bench", "job", "metric", "ours", "Linux", "ours/Linux (95% CI)",
+            "A/A (95% CI)", "rounds", "verdict"]
     lines = [head]
     for r in rows:
-        band = r.get("aa_band")
+        ci, aa = r.get("ratio_ci"), r.get("aa_ci")
         lines.append([
             r["bench"], r["job"], r["metric"], fmt(r["ours"]), fmt(r["linux"]),
-            fmt(r["ratio"]), "%.3f..%.3f" % tuple(band) if band else "-",
-            "%.0f%%/%.0f%%" % (100 * r["ours_spread"], 100 * r["linux_spread"]),
-            r["verdict"],
+            "%s (%s..%s)" % (fmt(r["ratio"]), fmt(ci[0]), fmt(ci[1])) if ci else fmt(r["ratio"]),
+            "%s (%s..%s)" % (fmt(r["aa_median"]), fmt(aa[0]), fmt(aa[1])) if aa else "-",
+            str(r["rounds"]), r["verdict"],
         ])
     widths = [max(len(str(l[i])) for l in lines) for i in range(len(head))]
     out = []
@@ -163,6 +192,15 @@ def render(rows):
     return "\n".join(out) + "\n"
 
 
+def host_line(host):
+    """One line on the host's state before the run; NOISY when it was not quiet."""
+    if not host:
+        return "host: not recorded"
+    state = "quiet" if host.get("quiet") else "NOISY: figures less trustworthy"
+    return "host: %s (load %s, %d other QEMU processes, %s CPUs)" % (
+        state, host.get("load1"), host.get("other_qemu", 0), host.get("cpus"))
+
+
 def chart(rows, out_dir):
     rows = [r for r in rows if r["ratio"] is not None]
     dat = os.path.join(out_dir, "ratios.dat")
@@ -171,14 +209,14 @@ def chart(rows, out_dir):
         for r in rows:
             if r["ratio"] is None:
                 continue
-            lo, hi = r.get("aa_band", [1.0, 1.0])
+            lo, hi = r.get("aa_ci", [1.0, 1.0])
             label = "%s %s %s" % (r["bench"], r["job"], r["metric"])
             f.write('"%s" %.4f %.4f %.4f\n' % (label, r["ratio"], lo, hi))
     png = os.path.join(out_dir, "ratios.png")
     script = f"""
 set terminal pngcairo size 1400,{200 + 22 * len(rows)} font ",10"
 set output "{png}"
-set title "ours / Linux (bars) and the A/A band of Linux against itself (whiskers)"
+set title "ours / Linux, median of the rounds (bars), and the 95% interval of Linux against itself (whiskers)"
 set style fill solid 0.5
 set yrange [-1:{len(rows)}]
 set ytics nomirror
@@ -198,19 +236,32 @@ plot "{dat}" using 2:0:(0):2:($0-0.35):($0+0.35):yticlabels(1) with boxxyerror n
 
 
 def main():
-    out_dir, paths = sys.argv[1], sys.argv[2:]
+    args = sys.argv[1:]
+    out_dir, paths, rounds_asked, host = args[0], [], 0, None
+    i = 1
+    while i < len(args):
+        if args[i] == "--rounds":
+            rounds_asked = int(args[i + 1])
+            i += 2
+        elif args[i] == "--host":
+            host = json.loads(args[i + 1])
+            i += 2
+        else:
+            paths.append(args[i])
+            i += 1
     os.makedirs(out_dir, exist_ok=True)
     runs = load(paths)
     if not runs:
         sys.exit("report: no measurements in " + " ".join(paths))
-    rows = summarize(runs)
-    text = render(rows)
+    rows = summarize(runs, rounds_asked)
+    text = host_line(host) + "\n\n" + render(rows)
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     with open(os.path.join(out_dir, "table.txt"), "w") as f:
-        f.write("measured %s\n\n%s" % (stamp, text))
+        f.write("measured %s\n%s" % (stamp, text))
     png = chart(rows, out_dir)
     with open(os.path.join(out_dir, "results.json"), "w") as f:
-        json.dump({"date": stamp, "results": rows, "runs": len(runs)}, f, indent=1)
+        json.dump({"date": stamp, "host": host, "rounds_asked": rounds_asked,
+                   "results": rows, "runs": len(runs)}, f, indent=1)
     print(text, end="")
     print("results: %s/results.json%s" % (out_dir, ", chart: " + png if png else ""))
 

@@ -3,7 +3,8 @@
 # Instructions per buffer (add + kick decision + get) of our ring and of Linux's, counted by
 # valgrind's callgrind inside the ring functions only: the same count on every run, for the
 # split layout (job "add+kick+get") and the packed one ("add+kick+get packed"). Linux's is
-# counted twice, as the A/A control. Prints one "BENCH {json}" line per count.
+# counted twice, as the A/A control ("again"). Both must move the same buffers with the same
+# kicks, and some of each, or the script fails. Prints one "BENCH {json}" line per count.
 # Usage: cost.sh OUT_DIR
 set -euo pipefail
 . "$(dirname "$0")/../../qemu/lib.sh"
@@ -16,26 +17,39 @@ iterations=20000
 buffers=$((iterations * 16))
 
 # count IMPL LAYOUT FUNCTIONS...: instructions collected inside FUNCTIONS per buffer, LAYOUT
-# split or packed.
+# split or packed. The loop's own count of buffers and kicks goes to $out/work.IMPL.LAYOUT.
 count() {
-	local impl=$1 layout=$2 toggles=() f ir
+	local impl=$1 layout=$2 toggles=() f ir log
 	shift 2
 	for f in "$@"; do
 		toggles+=("--toggle-collect=$f")
 	done
-	ir=$(valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$impl.$layout" \
-		"${toggles[@]}" "$out/ring-cost" "$impl" $iterations "$layout" 2>&1 |
-		sed -n 's/.*Collected : \([0-9]*\)/\1/p')
+	log=$(valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$impl.$layout" \
+		"${toggles[@]}" "$out/ring-cost" "$impl" $iterations "$layout" 2>&1)
+	ir=$(sed -n 's/.*Collected : \([0-9]*\)/\1/p' <<<"$log")
 	[ -n "$ir" ] || { echo "cost.sh: callgrind failed for $impl" >&2; exit 1; }
+	sed -n 's/.*: \([0-9]* buffers, [0-9]* kicks\)$/\1/p' <<<"$log" >"$out/work.$impl.$layout"
 	awk -v ir="$ir" -v n=$buffers 'BEGIN { printf "%.1f", ir / n }'
+}
+
+# same_work LAYOUT: both rings moved the same buffers with the same kicks, and some of each;
+# otherwise the counts per buffer compare nothing.
+same_work() {
+	local ours linux
+	ours=$(cat "$out/work.ours.$1") linux=$(cat "$out/work.linux.$1")
+	if [ "$ours" != "$linux" ] || [ "$ours" != "$buffers buffers, ${ours#* buffers, }" ] ||
+		[ "${ours#* buffers, }" = "0 kicks" ]; then
+		echo "cost.sh: $1: ours did '$ours', Linux's '$linux' ($buffers buffers asked)" >&2
+		exit 1
+	fi
 }
 
 linux_fns=(virtqueue_add_sgs virtqueue_kick virtqueue_get_buf)
 ours_split=(ring_add_buf ring_sync ring_get_buf)
 ours_packed=(packed_add_buf packed_sync packed_get_buf)
-# emit SIDE JOB VALUE
+# emit SIDE JOB VALUE: a count, the same on every run (one round is all there is to take).
 emit() {
-	echo "BENCH {\"bench\":\"ring\",\"round\":1,\"side\":\"$1\",\"job\":\"$2\",\"metric\":\"instructions/buffer\",\"value\":$3,\"higher_is_better\":false}"
+	echo "BENCH {\"bench\":\"ring\",\"round\":1,\"side\":\"$1\",\"job\":\"$2\",\"metric\":\"instructions/buffer\",\"value\":$3,\"higher_is_better\":false,\"deterministic\":true}"
 }
 for layout in split packed; do
 	job=add+kick+get
@@ -45,8 +59,7 @@ for layout in split packed; do
 	else
 		emit ours "$job" "$(count ours $layout "${ours_packed[@]}")"
 	fi
-	linux=$(count linux $layout "${linux_fns[@]}")
-	emit linux "$job" "$linux"
-	emit aa0 "$job" "$linux"
-	emit aa1 "$job" "$(count linux $layout "${linux_fns[@]}")"
+	emit linux "$job" "$(count linux $layout "${linux_fns[@]}")"
+	emit again "$job" "$(count linux $layout "${linux_fns[@]}")"
+	same_work $layout
 done
