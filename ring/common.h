@@ -219,6 +219,17 @@ static inline int ring_map_chained(struct ring *r, struct scatterlist *s,
 	return err;
 }
 
+/* Record element @i's mapping in its shadow entry, where there is one to undo. */
+static inline void ring_shadow_set(struct ring *r, u16 i, dma_addr_t addr, u32 len,
+				   u16 flags)
+{
+	if (r->use_dma) {
+		r->shadow[i].addr = addr;
+		r->shadow[i].len = len;
+		r->shadow[i].flags = flags;
+	}
+}
+
 static inline void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
 {
 	if (r->use_dma)

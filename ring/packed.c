@@ -152,11 +152,7 @@ static int packed_add_direct(struct ring *r, struct scatterlist *sg,
 		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
 		if (unlikely(err))
 			goto err_unmap;
-		if (r->use_dma) {
-			r->shadow[id].addr = addr;
-			r->shadow[id].len = s->length;
-			r->shadow[id].flags = flags;
-		}
+		ring_shadow_set(r, id, addr, s->length, flags);
 		d->addr = cpu_to_le64(addr);
 		d->len = cpu_to_le32(s->length);
 		d->id = cpu_to_le16(head);

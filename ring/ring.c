@@ -212,11 +212,7 @@ err_unmap:
 static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
 			  u16 flags)
 {
-	if (r->use_dma) {
-		r->shadow[i].addr = addr;
-		r->shadow[i].len = len;
-		r->shadow[i].flags = flags;
-	}
+	ring_shadow_set(r, i, addr, len, flags);
 	r->split.desc[i].addr = cpu_to_le64(addr);
 	r->split.desc[i].len = cpu_to_le32(len);
 	r->split.desc[i].flags = cpu_to_le16(flags);

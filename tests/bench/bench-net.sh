@@ -27,32 +27,28 @@ use() {
 	net_address "$NETDEV"
 }
 
-# iperf_run ROUND SIDE NAME ARGS...: one iperf3 measurement from guest 0, emitted with its JSON.
+# iperf_run ROUND SIDE NAME ARGS...: one iperf3 measurement from this guest, emitted with its JSON.
 iperf_run() {
-	local round=$1 side=$2 name=$3 s
+	local round=$1 side=$2 name=$3
 	shift 3
 	for _ in $(seq 50); do
 		iperf3 -c "$PEER" -p 5201 -t "$RUNTIME" -J "$@" >/tmp/iperf.json 2>&1 && break
 		sleep 0.2
 	done
 	grep -q '"end"' /tmp/iperf.json || fail "iperf3 $name: $(tail -n 3 /tmp/iperf.json)"
-	for s in $side; do
-		emit "{\"bench\":\"net\",\"round\":$round,\"side\":\"$s\",\"job\":\"$name\",\"iperf\":$(tr -d '\n' </tmp/iperf.json)}"
-	done
+	emit "{\"bench\":\"net\",\"round\":$round,\"side\":\"$side\",\"job\":\"$name\",\"iperf\":$(tr -d '\n' </tmp/iperf.json)}"
 }
 
 # measure ROUND SIDE: this guest measures; SIDE names the result.
 measure() {
-	local round=$1 sides=$2 rtt s
-	iperf_run "$round" "$sides" tcp-send
-	iperf_run "$round" "$sides" tcp-receive -R
-	iperf_run "$round" "$sides" udp-64 -u -l 64 -b 0
+	local round=$1 side=$2 rtt
+	iperf_run "$round" "$side" tcp-send
+	iperf_run "$round" "$side" tcp-receive -R
+	iperf_run "$round" "$side" udp-64 -u -l 64 -b 0
 	rtt=$(ping -c 200 -i 0.01 "$PEER" | sed -n 's|.*min/avg/max = [0-9.]*/\([0-9.]*\)/.*|\1|p')
 	[ -n "$rtt" ] || fail "ping"
-	for s in $sides; do
-		emit "{\"bench\":\"net\",\"round\":$round,\"side\":\"$s\",\"job\":\"ping\",\"metric\":\"RTT us\",\"value\":$(awk -v r="$rtt" 'BEGIN { print r * 1000 }'),\"higher_is_better\":false}"
-	done
-	echo "round $round $sides: done"
+	emit "{\"bench\":\"net\",\"round\":$round,\"side\":\"$side\",\"job\":\"ping\",\"metric\":\"RTT us\",\"value\":$(awk -v r="$rtt" 'BEGIN { print r * 1000 }'),\"higher_is_better\":false}"
+	echo "round $round $side: done"
 }
 
 modprobe virtio_pci && modprobe virtio_net && modprobe virtio4_pci && modprobe virtio4_net ||

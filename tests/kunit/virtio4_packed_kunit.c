@@ -376,6 +376,21 @@ static void indirect_when_direct_does_not_fit(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt->vq->num_free, 1U);
 }
 
+/* A one-element buffer @token is all the device finds; it comes back used. */
+static void expect_alone(struct kunit *test, unsigned long token)
+{
+	struct pt *pt = test->priv;
+	unsigned int len;
+	int id;
+
+	KUNIT_ASSERT_EQ(test, pt_add(pt, token, 0, 8), 0);
+	id = dev_take(pt);
+	KUNIT_ASSERT_GE(test, id, 0);
+	KUNIT_EXPECT_EQ(test, dev_take(pt), -1);
+	dev_complete(pt, id, 8);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)token);
+}
+
 /*
  * An add that fails once its descriptors are written (its in elements come
  * to 4 GiB, more than a used length can say) offers none of them, across
@@ -391,7 +406,6 @@ static void failed_add_offers_nothing(struct kunit *test)
 	struct scatterlist sg[3];
 	unsigned int len;
 	unsigned long t;
-	int id;
 
 	for (t = 1; t < PT_NUM; t++) {
 		KUNIT_ASSERT_EQ(test, pt_add(pt, t, 0, 8), 0);
@@ -406,19 +420,9 @@ static void failed_add_offers_nothing(struct kunit *test)
 	sg[2].length = SZ_2G;
 	KUNIT_EXPECT_EQ(test, pt->vq->ops->add_buf(pt->vq, sg, 1, 2, (void *)100UL), -EINVAL);
 	KUNIT_EXPECT_EQ(test, pt->vq->num_free, PT_NUM);
-	KUNIT_ASSERT_EQ(test, pt_add(pt, 101, 0, 8), 0);
-	id = dev_take(pt);
-	KUNIT_ASSERT_GE(test, id, 0);
-	KUNIT_EXPECT_EQ(test, dev_take(pt), -1);
-	dev_complete(pt, id, 8);
-	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)101UL);
+	expect_alone(test, 101);
 	/* The next buffer, at place 0 of the next lap, is all there is there too. */
-	KUNIT_ASSERT_EQ(test, pt_add(pt, 102, 0, 8), 0);
-	id = dev_take(pt);
-	KUNIT_ASSERT_GE(test, id, 0);
-	KUNIT_EXPECT_EQ(test, dev_take(pt), -1);
-	dev_complete(pt, id, 8);
-	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)102UL);
+	expect_alone(test, 102);
 	KUNIT_EXPECT_FALSE(test, pt->vq->broken);
 }
 
