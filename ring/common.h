@@ -133,13 +133,7 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...);
 void ring_kick(struct ring *r, unsigned int where);
 int ring_detach_buf(struct virtio4_queue *vq, void *data);
 void *ring_detach_unused(struct virtio4_queue *vq);
-int ring_map_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
-		unsigned int total, dma_addr_t *addrs, u32 *in_len);
-void ring_unmap_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
-		   unsigned int total, const dma_addr_t *addrs);
-void *ring_indirect_table(struct ring *r, struct scatterlist *sg,
-			  unsigned int out_num, unsigned int total, size_t entry,
-			  dma_addr_t **addrs, u32 *in_len, int *err);
+void *ring_indirect_alloc(struct ring *r, unsigned int total, size_t entry);
 int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
 
 size_t ring_packed_size(unsigned int num);
@@ -244,6 +238,82 @@ static inline void ring_unmap_chain(struct ring *r, u16 i, unsigned int n)
 }
 
 /*
+ * Unmap the first @n elements of an indirect @table, written in the ring's
+ * layout by its add (the device only reads it).
+ */
+static inline void ring_unmap_indirect(struct ring *r, const void *table, unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; r->use_dma && i < n; i++) {
+		if (r->is_packed) {
+			const struct ring_packed_desc *d = table;
+
+			ring_unmap(r, le64_to_cpu(d[i].addr), le32_to_cpu(d[i].len),
+				   le16_to_cpu(d[i].flags));
+		} else {
+			const struct ring_desc *d = table;
+
+			ring_unmap(r, le64_to_cpu(d[i].addr), le32_to_cpu(d[i].len),
+				   le16_to_cpu(d[i].flags));
+		}
+	}
+}
+
+/*
+ * Map the @total elements of @sg into the indirect @table, in one pass, in
+ * the ring's layout (split: chained by index; @packed: in order, no NEXT;
+ * a constant at each call, so each layout's add gets its own loop); their
+ * in bytes in *@in_len. The table keeps the addresses to unmap: it
+ * is driver memory the device only reads. On failure nothing stays mapped.
+ */
+static __always_inline int ring_fill_indirect(struct ring *r, void *table,
+					      struct scatterlist *sg,
+					      unsigned int out_num,
+					      unsigned int total, u32 *in_len,
+					      bool packed)
+{
+	struct scatterlist *s;
+	unsigned int i;
+	u64 in = 0;
+	int err;
+
+	for_each_sg(sg, s, total, i) {
+		dma_addr_t addr;
+		u16 flags;
+
+		err = ring_map_chained(r, s, i, out_num, total, &in, &addr, &flags);
+		if (unlikely(err))
+			goto err_unmap;
+		if (packed) {
+			struct ring_packed_desc *d = (struct ring_packed_desc *)table + i;
+
+			d->addr = cpu_to_le64(addr);
+			d->len = cpu_to_le32(s->length);
+			d->id = 0;
+			d->flags = cpu_to_le16(flags & VRING_DESC_F_WRITE);
+		} else {
+			struct ring_desc *d = (struct ring_desc *)table + i;
+
+			d->addr = cpu_to_le64(addr);
+			d->len = cpu_to_le32(s->length);
+			d->flags = cpu_to_le16(flags);
+			d->next = cpu_to_le16(i + 1);
+		}
+	}
+	if (unlikely(in > U32_MAX)) {
+		err = -EINVAL;
+		goto err_unmap;
+	}
+	*in_len = in;
+	return 0;
+
+err_unmap:
+	ring_unmap_indirect(r, table, i);
+	return err;
+}
+
+/*
  * Buffer @data (@in_len bytes of room) takes the free entry at the head of
  * the list as one descriptor of @size bytes: its indirect @table of @total
  * entries, at @table_dma for the device.
@@ -294,30 +364,10 @@ static inline bool ring_used_ok(struct ring *r, u32 id, u32 len)
 static inline void ring_detach(struct ring *r, u16 head)
 {
 	struct ring_buffer *b = &r->buffers[head];
-	unsigned int n;
 
 	if (b->indirect) {
 		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
-		for (n = 0; r->use_dma && n < b->indirect_num; n++) {
-			dma_addr_t addr;
-			u32 len;
-			u16 flags;
-
-			if (r->is_packed) {
-				struct ring_packed_desc *d = b->indirect;
-
-				addr = le64_to_cpu(d[n].addr);
-				len = le32_to_cpu(d[n].len);
-				flags = le16_to_cpu(d[n].flags);
-			} else {
-				struct ring_desc *d = b->indirect;
-
-				addr = le64_to_cpu(d[n].addr);
-				len = le32_to_cpu(d[n].len);
-				flags = le16_to_cpu(d[n].flags);
-			}
-			ring_unmap(r, addr, len, flags);
-		}
+		ring_unmap_indirect(r, b->indirect, b->indirect_num);
 		kfree(b->indirect);
 		b->indirect = NULL;
 	} else if (r->use_dma) {

@@ -191,23 +191,17 @@ static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
 			       unsigned int out_num, unsigned int total, void *data)
 {
 	struct ring_packed_desc *table, *d = &r->packed.desc[r->packed.next_avail];
-	dma_addr_t *addrs, table_dma;
 	u16 head = r->free_head, next;
-	struct scatterlist *s;
-	unsigned int i;
+	dma_addr_t table_dma;
 	u32 in_len;
 	int err;
 
-	table = ring_indirect_table(r, sg, out_num, total, sizeof(*table), &addrs,
-				    &in_len, &err);
+	table = ring_indirect_alloc(r, total, sizeof(*table));
 	if (!table)
-		return err;
-	for_each_sg(sg, s, total, i) {
-		table[i].addr = cpu_to_le64(addrs[i]);
-		table[i].len = cpu_to_le32(s->length);
-		table[i].id = 0;
-		table[i].flags = cpu_to_le16(i < out_num ? 0 : VRING_DESC_F_WRITE);
-	}
+		return -ENOMEM;
+	err = ring_fill_indirect(r, table, sg, out_num, total, &in_len, true);
+	if (err)
+		goto err_free;
 	err = ring_map_table(r, table, total * sizeof(*table), &table_dma);
 	if (err)
 		goto err_unmap;
@@ -223,7 +217,8 @@ static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
 	return 0;
 
 err_unmap:
-	ring_unmap_sg(r, sg, out_num, total, addrs);
+	ring_unmap_indirect(r, table, total);
+err_free:
 	kfree(table);
 	return err;
 }

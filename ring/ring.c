@@ -59,69 +59,15 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 }
 
 /*
- * Map @total elements of @sg and add up the bytes of the in elements; on
- * failure (or more than U32_MAX in bytes) nothing stays mapped.
+ * An indirect table of @total entries of @entry bytes, for its layout's
+ * add to fill: NULL if memory is short (counted).
  */
-int ring_map_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
-		unsigned int total, dma_addr_t *addrs, u32 *in_len)
+void *ring_indirect_alloc(struct ring *r, unsigned int total, size_t entry)
 {
-	struct scatterlist *s;
-	unsigned int i;
-	u64 in = 0;
-	int err = 0;
+	void *table = kmalloc_array(total, entry, GFP_ATOMIC);
 
-	for_each_sg(sg, s, total, i) {
-		u16 flags = i < out_num ? 0 : VRING_DESC_F_WRITE;
-
-		err = ring_map(r, s, flags, &addrs[i]);
-		if (err)
-			break;
-		if (flags)
-			in += s->length;
-	}
-	if (!err && in > U32_MAX)
-		err = -EINVAL;
-	if (!err) {
-		*in_len = in;
-		return 0;
-	}
-	ring_unmap_sg(r, sg, out_num, i, addrs);
-	return err;
-}
-
-/* Unmap the first @total elements of @sg, mapped by ring_map_sg(). */
-void ring_unmap_sg(struct ring *r, struct scatterlist *sg, unsigned int out_num,
-		   unsigned int total, const dma_addr_t *addrs)
-{
-	struct scatterlist *s;
-	unsigned int i;
-
-	for_each_sg(sg, s, total, i)
-		ring_unmap(r, addrs[i], s->length, i < out_num ? 0 : VRING_DESC_F_WRITE);
-}
-
-/*
- * An indirect table of @total entries of @entry bytes, with room after it
- * for the elements' addresses (*@addrs), and the elements of @sg mapped:
- * the table, or NULL with *@err set (memory short, or a mapping failed).
- */
-void *ring_indirect_table(struct ring *r, struct scatterlist *sg,
-			  unsigned int out_num, unsigned int total, size_t entry,
-			  dma_addr_t **addrs, u32 *in_len, int *err)
-{
-	void *table = kmalloc_array(total, entry + sizeof(**addrs), GFP_ATOMIC);
-
-	if (!table) {
+	if (!table)
 		r->alloc_failures++;
-		*err = -ENOMEM;
-		return NULL;
-	}
-	*addrs = table + total * entry;
-	*err = ring_map_sg(r, sg, out_num, total, *addrs, in_len);
-	if (*err) {
-		kfree(table);
-		return NULL;
-	}
 	return table;
 }
 
@@ -148,45 +94,22 @@ static void ring_publish(struct ring *r, u16 head)
 	trace_virtio4_add_buf(r, r->buffers[head].data, head, r->vq.num_free);
 }
 
-/* Fill @n descriptors of @table from @sg, chained by index. */
-static void ring_fill_indirect(struct ring_desc *table, struct scatterlist *sg,
-			       unsigned int out_num, unsigned int n,
-			       const dma_addr_t *addrs)
-{
-	struct scatterlist *s;
-	unsigned int i;
-
-	for_each_sg(sg, s, n, i) {
-		u16 flags = i < out_num ? 0 : VRING_DESC_F_WRITE;
-
-		if (i + 1 < n)
-			flags |= VRING_DESC_F_NEXT;
-		table[i].addr = cpu_to_le64(addrs[i]);
-		table[i].len = cpu_to_le32(s->length);
-		table[i].flags = cpu_to_le16(flags);
-		table[i].next = cpu_to_le16(i + 1);
-	}
-}
-
-/*
- * One ring descriptor pointing at a table of @total descriptors. The
- * element addresses are kept in the table itself, which is driver memory
- * and only read by the device.
- */
+/* One ring descriptor pointing at a table of @total descriptors. */
 static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 			     unsigned int out_num, unsigned int total, void *data)
 {
 	struct ring_desc *table;
-	dma_addr_t *addrs, table_dma;
 	u16 head = r->free_head;
+	dma_addr_t table_dma;
 	u32 in_len;
 	int err;
 
-	table = ring_indirect_table(r, sg, out_num, total, sizeof(*table), &addrs,
-				    &in_len, &err);
+	table = ring_indirect_alloc(r, total, sizeof(*table));
 	if (!table)
-		return err;
-	ring_fill_indirect(table, sg, out_num, total, addrs);
+		return -ENOMEM;
+	err = ring_fill_indirect(r, table, sg, out_num, total, &in_len, false);
+	if (err)
+		goto err_free;
 	err = ring_map_table(r, table, total * sizeof(*table), &table_dma);
 	if (err)
 		goto err_unmap;
@@ -200,7 +123,8 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 	return 0;
 
 err_unmap:
-	ring_unmap_sg(r, sg, out_num, total, addrs);
+	ring_unmap_indirect(r, table, total);
+err_free:
 	kfree(table);
 	return err;
 }

@@ -125,3 +125,33 @@ side_order() {
 	0) echo again ours linux ;;
 	esac
 }
+
+# blk_rounds BENCH: the block benchmark's rounds on the two disks at PCI slots 04.0 and 05.0,
+# their measurements named BENCH. Each round runs every fio job three times back to back: on our
+# driver (side "ours"), on Linux's virtio_blk (side "linux") and on Linux's again (side
+# "again": the A/A noise control, again/linux). "ours" and "again" run on the same disk and
+# "linux" on the other, and the disks swap these roles every other round, so that a difference
+# between the two devices cancels out; the order of the three sides rotates from round to
+# round, so that drift does too.
+blk_rounds() {
+	local bench=$1 round a b
+	modprobe virtio_pci && modprobe virtio_blk && modprobe virtio4_pci && modprobe virtio4_blk ||
+		fail "loading the drivers"
+	linux_kicks_setup
+	echo "bench $bench: $ROUNDS rounds of ${RUNTIME}s runs, $(echo "$JOBS" | wc -l) jobs, 3 sides each"
+	for round in $(seq "$ROUNDS"); do
+		# This round's disk for ours and again (A), and for linux (B).
+		a=04.0 b=05.0
+		[ $((round % 2)) = 1 ] || a=05.0 b=04.0
+		echo "$JOBS" | while read -r job; do
+			for side in $(side_order "$round"); do
+				case $side in
+				ours) bind_pci $a virtio4-pci && run_job "$bench" "$round" ours $a "$job" ;;
+				again) bind_pci $a virtio-pci && run_job "$bench" "$round" again $a "$job" ;;
+				linux) bind_pci $b virtio-pci && run_job "$bench" "$round" linux $b "$job" ;;
+				esac || exit 1
+			done
+		done || fail "round $round"
+	done
+	echo "bench: done"
+}

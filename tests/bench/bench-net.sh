@@ -6,6 +6,7 @@
 # second and ping round trips while the other serves; they swap these roles every other round.
 # kernels: stock
 # guests: 2
+# pin-guests: under TCG each guest keeps a host CPU busy; never both on one CPU
 # timeout: 7200
 # qemu: -device virtio-net-pci,netdev=wire,addr=03.0,mac=52:54:00:12:34:5$GUEST
 # qemu: -serial file:$WORK/bench$GUEST.out

@@ -5,12 +5,14 @@
 # the table with each ratio's 95% interval and verdict, build/bench/results.json and
 # build/bench/ratios.png (tests/bench/report.py). The host's state (load, other QEMU processes)
 # is checked first and shown with the table. A guest that fails ends the bench with an error.
-# Environment: BENCH="blk net copy ring" picks the benchmarks (ring: tests/bench/ring/cost.sh),
+# Environment: BENCH="blk blk-50us blk-1ms net copy ring" picks the benchmarks (blk: the instant
+# null disks, blk-50us and blk-1ms: the same in I/O threads with that service time; ring:
+# tests/bench/ring/cost.sh),
 # BENCH_RUNTIME (seconds per measurement, default 10) and BENCH_ROUNDS (default 10).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-benches=${BENCH:-blk net copy ring}
+benches=${BENCH:-blk blk-50us blk-1ms net copy ring}
 runtime=${BENCH_RUNTIME:-10}
 rounds=${BENCH_ROUNDS:-10}
 out="$build/bench"
@@ -27,7 +29,7 @@ host_state() {
 	local load cpus others
 	load=$(cut -d ' ' -f 1 /proc/loadavg)
 	cpus=$(nproc)
-	others=$(pgrep -c -x 'qemu-system-x86_64|qemu-system-x86' || true)
+	others=$(pgrep -c '^qemu-system' || true)
 	awk -v l="$load" -v c="$cpus" -v q="${others:-0}" 'BEGIN {
 		printf "{\"load1\":%s,\"cpus\":%d,\"other_qemu\":%d,\"quiet\":%s}", l, c, q,
 			(l < c / 2 && q == 0) ? "true" : "false" }'

@@ -9,8 +9,8 @@ round measures three sides back to back: ours, Linux ("linux") and Linux again (
 every metric: the per-round ratios ours/linux and, the noise control, again/linux; the median of
 each with a 95% bootstrap confidence interval (rounds resampled with replacement). A result is
 a win or a loss only when the two intervals do not overlap; otherwise it is within noise. A row
-with fewer rounds than asked (--rounds) gets no verdict. --host is the host's state before the
-run (load, other QEMU processes), shown above the table. Writes OUT_DIR/results.json,
+with fewer rounds than asked (--rounds), or than MIN_ROUNDS, gets no verdict. --host is the
+host's state before the run (load, other QEMU processes), shown above the table. Writes OUT_DIR/results.json,
 OUT_DIR/table.txt, OUT_DIR/ratios.dat and, with gnuplot, OUT_DIR/ratios.png.
 """
 import json
@@ -141,19 +141,28 @@ def summarize(runs, rounds_asked):
         if aa:
             row["aa_median"], lo, hi = bootstrap(aa)
             row["aa_ci"] = [lo, hi]
-        # A count that is the same on every run (the ring's instructions) needs one round.
-        row["verdict"] = verdict(row, 1 if key in exact else rounds_asked)
+        row["verdict"] = verdict(row, rounds_asked, key in exact)
         rows.append(row)
     return rows
 
 
-def verdict(row, rounds_asked):
+# A measured row's fewest rounds for a verdict: a median's bootstrap interval lies within its
+# rounds' range, which misses the true median with chance 2 / 2**n: under 5% from 6 rounds on.
+MIN_ROUNDS = 6
+
+
+def verdict(row, rounds_asked, exact):
+    """EXACT: a count that is the same on every run (the ring's instructions): one round."""
     if row["ratio"] is None:
         return "n/a"
     if "aa_ci" not in row:
         return "no control"
+    if exact:
+        rounds_asked = 1
     if rounds_asked and row["rounds"] < rounds_asked:
         return "incomplete (%d of %d rounds)" % (row["rounds"], rounds_asked)
+    if not exact and row["rounds"] < MIN_ROUNDS:
+        return "too few rounds (%d of %d)" % (row["rounds"], MIN_ROUNDS)
     (lo, hi), (aa_lo, aa_hi) = row["ratio_ci"], row["aa_ci"]
     if lo <= aa_hi and aa_lo <= hi:
         return "within noise"

@@ -29,6 +29,9 @@
 #                            virtio-blk-device and virtio-net-device, on the machine's virtio-mmio
 #                            slots; NAME@mmio, NAME@mmio-legacy
 #
+#   # pin-guests: REASON     each guest's QEMU on a host CPU of its own (taskset: guest N on
+#                            CPU N modulo the CPUs), so that two guests never share one CPU
+#                            while the other idles (the network benchmark)
 #   # alone: REASON          make check runs it with no other guest beside it
 #   # time-bound: REASON     make check runs such tests one at a time, with at most one other
 #                            guest beside each (a time bound in a guest that keeps to one core)
@@ -204,8 +207,10 @@ guest_command() {
 
 # start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.
 start_guest() {
+	local pin=()
 	guest_command "$@"
-	timeout -k 5 "$timeout_s" "${cmd[@]}" 2>"$WORK/qemu$1.err" &
+	[ -n "$(directive pin-guests)" ] && pin=(taskset -c $(($1 % $(nproc))))
+	timeout -k 5 "$timeout_s" "${pin[@]}" "${cmd[@]}" 2>"$WORK/qemu$1.err" &
 	echo $! >"$WORK/pid$1"
 }
 

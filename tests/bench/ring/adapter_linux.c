@@ -19,17 +19,25 @@ static bool linux_notify(struct virtqueue *vq)
 	return true;
 }
 
-/* Linux's packed ring, allocated by virtio_ring.c itself (no DMA API: no ACCESS_PLATFORM). */
-static void *linux_create_packed(unsigned int num, struct ring_mem *mem)
+/* A driver's callback, as ours has: with one, the ring asks for interrupts. */
+static void linux_callback(struct virtqueue *vq)
+{
+}
+
+/* Either layout allocated by virtio_ring.c itself, as virtio_pci's queues are. */
+static void *linux_create(unsigned int num, const struct ring_features *f,
+			  struct ring_mem *mem)
 {
 	struct virtqueue *vq;
 
 	linux_vdev.features = 1ULL << VIRTIO_RING_F_EVENT_IDX | 1ULL << VIRTIO_F_VERSION_1 |
-			      1ULL << VIRTIO_F_RING_PACKED;
+			      (f->packed ? 1ULL << VIRTIO_F_RING_PACKED : 0) |
+			      (f->indirect ? 1ULL << VIRTIO_RING_F_INDIRECT_DESC : 0) |
+			      (f->dma ? 1ULL << VIRTIO_F_ACCESS_PLATFORM : 0);
 	INIT_LIST_HEAD(&linux_vdev.vqs);
 	spin_lock_init(&linux_vdev.vqs_list_lock);
 	vq = vring_create_virtqueue(0, num, 4096, &linux_vdev, true, false, false,
-				    linux_notify, NULL, "linux");
+				    linux_notify, linux_callback, "linux");
 	if (!vq)
 		return NULL;
 	mem->desc = (void *)(unsigned long)virtqueue_get_desc_addr(vq);
@@ -38,36 +46,24 @@ static void *linux_create_packed(unsigned int num, struct ring_mem *mem)
 	return vq;
 }
 
-static void *linux_create(unsigned int num, bool packed, struct ring_mem *mem)
+/*
+ * What Linux's drivers call: virtio_net fills a receive buffer with
+ * virtqueue_add_inbuf(), virtio_blk adds a request with virtqueue_add_sgs(),
+ * one list each for its header, data and status.
+ */
+static int linux_add(void *q, void *const *buf, const unsigned int *len, unsigned int out,
+		     unsigned int in, void *token)
 {
-	struct vring vring;
-	void *pages;
+	struct scatterlist sg[RING_COST_MAX_SG], *sgs[RING_COST_MAX_SG];
+	unsigned int i;
 
-	if (packed)
-		return linux_create_packed(num, mem);
-
-	if (posix_memalign(&pages, 4096, vring_size(num, 4096)))
-		return NULL;
-	memset(pages, 0, vring_size(num, 4096));
-	vring_init(&vring, num, pages, 4096);
-	mem->desc = vring.desc;
-	mem->avail = vring.avail;
-	mem->used = vring.used;
-	linux_vdev.features = 1ULL << VIRTIO_RING_F_EVENT_IDX | 1ULL << VIRTIO_F_VERSION_1;
-	INIT_LIST_HEAD(&linux_vdev.vqs);
-	spin_lock_init(&linux_vdev.vqs_list_lock);
-	return vring_new_virtqueue(0, num, 4096, &linux_vdev, true, false, pages,
-				   linux_notify, NULL, "linux");
-}
-
-static int linux_add(void *q, void *out, unsigned int out_len, void *in,
-		     unsigned int in_len, void *token)
-{
-	struct scatterlist o, i, *sgs[2] = { &o, &i };
-
-	sg_init_one(&o, out, out_len);
-	sg_init_one(&i, in, in_len);
-	return virtqueue_add_sgs(q, sgs, 1, 1, token, GFP_ATOMIC);
+	for (i = 0; i < out + in; i++) {
+		sg_init_one(&sg[i], buf[i], len[i]);
+		sgs[i] = &sg[i];
+	}
+	if (!out && in == 1)
+		return virtqueue_add_inbuf(q, sg, 1, token, GFP_ATOMIC);
+	return virtqueue_add_sgs(q, sgs, out, in, token, GFP_ATOMIC);
 }
 
 static void linux_kick(void *q)

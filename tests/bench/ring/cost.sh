@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Instructions per buffer (add + kick decision + get) of our ring and of Linux's, counted by
-# valgrind's callgrind inside the ring functions only: the same count on every run, for the
-# split layout (job "add+kick+get") and the packed one ("add+kick+get packed"). Linux's is
-# counted twice, as the A/A control ("again"). Both must move the same buffers with the same
-# kicks, and some of each, or the script fails. Prints one "BENCH {json}" line per count.
+# valgrind's callgrind inside the ring functions only: the same count on every run, for each
+# shape of buffer ring_cost.c knows (job "SHAPE") in the split layout and in the packed one
+# ("SHAPE packed"). Linux's is counted twice, as the A/A control ("again"). Both must move the
+# same buffers with the same kicks, and some of each, or the script fails. Prints one
+# "BENCH {json}" line per count.
 # Usage: cost.sh OUT_DIR
 set -euo pipefail
 . "$(dirname "$0")/../../qemu/lib.sh"
@@ -16,24 +17,27 @@ make -s -C "$top/tests/bench/ring" LINUX_SRC="$tree" O="$out" >&2
 iterations=20000
 buffers=$((iterations * 16))
 
-# count IMPL LAYOUT FUNCTIONS...: instructions collected inside FUNCTIONS per buffer, LAYOUT
-# split or packed. The loop's own count of buffers and kicks goes to $out/work.IMPL.LAYOUT.
+# count IMPL SHAPE LAYOUT FUNCTIONS...: instructions collected inside FUNCTIONS per buffer,
+# LAYOUT split or packed. The loop's own count of buffers and kicks goes to
+# $out/work.IMPL.SHAPE.LAYOUT.
 count() {
-	local impl=$1 layout=$2 toggles=() f ir log
-	shift 2
+	local impl=$1 shape=$2 layout=$3 toggles=() f ir log
+	shift 3
 	for f in "$@"; do
 		toggles+=("--toggle-collect=$f")
 	done
-	log=$(valgrind --tool=callgrind --callgrind-out-file="$out/callgrind.$impl.$layout" \
-		"${toggles[@]}" "$out/ring-cost" "$impl" $iterations "$layout" 2>&1)
+	log=$(valgrind --tool=callgrind \
+		--callgrind-out-file="$out/callgrind.$impl.$shape.$layout" "${toggles[@]}" \
+		"$out/ring-cost" "$impl" $iterations "$shape" "$layout" 2>&1)
 	ir=$(sed -n 's/.*Collected : \([0-9]*\)/\1/p' <<<"$log")
-	[ -n "$ir" ] || { echo "cost.sh: callgrind failed for $impl" >&2; exit 1; }
-	sed -n 's/.*: \([0-9]* buffers, [0-9]* kicks\)$/\1/p' <<<"$log" >"$out/work.$impl.$layout"
+	[ -n "$ir" ] || { echo "cost.sh: callgrind failed for $impl $shape $layout" >&2; exit 1; }
+	sed -n 's/.*: \([0-9]* buffers, [0-9]* kicks\)$/\1/p' <<<"$log" \
+		>"$out/work.$impl.$shape.$layout"
 	awk -v ir="$ir" -v n=$buffers 'BEGIN { printf "%.1f", ir / n }'
 }
 
-# same_work LAYOUT: both rings moved the same buffers with the same kicks, and some of each;
-# otherwise the counts per buffer compare nothing.
+# same_work SHAPE.LAYOUT: both rings moved the same buffers with the same kicks, and some of
+# each; otherwise the counts per buffer compare nothing.
 same_work() {
 	local ours linux
 	ours=$(cat "$out/work.ours.$1") linux=$(cat "$out/work.linux.$1")
@@ -51,15 +55,19 @@ ours_packed=(packed_add_buf packed_sync packed_get_buf)
 emit() {
 	echo "BENCH {\"bench\":\"ring\",\"round\":1,\"side\":\"$1\",\"job\":\"$2\",\"metric\":\"instructions/buffer\",\"value\":$3,\"higher_is_better\":false,\"deterministic\":true}"
 }
+# Linux's receive buffers go through virtqueue_add_inbuf(), its requests virtqueue_add_sgs().
+linux_fns=(virtqueue_add_inbuf "${linux_fns[@]}")
 for layout in split packed; do
-	job=add+kick+get
-	[ $layout = split ] || job="add+kick+get $layout"
-	if [ $layout = split ]; then
-		emit ours "$job" "$(count ours $layout "${ours_split[@]}")"
-	else
-		emit ours "$job" "$(count ours $layout "${ours_packed[@]}")"
-	fi
-	emit linux "$job" "$(count linux $layout "${linux_fns[@]}")"
-	emit again "$job" "$(count linux $layout "${linux_fns[@]}")"
-	same_work $layout
+	for shape in rx out+in blk blk-indirect blk-dma; do
+		job=$shape
+		[ $layout = split ] || job="$shape $layout"
+		if [ $layout = split ]; then
+			emit ours "$job" "$(count ours $shape $layout "${ours_split[@]}")"
+		else
+			emit ours "$job" "$(count ours $shape $layout "${ours_packed[@]}")"
+		fi
+		emit linux "$job" "$(count linux $shape $layout "${linux_fns[@]}")"
+		emit again "$job" "$(count linux $shape $layout "${linux_fns[@]}")"
+		same_work $shape.$layout
+	done
 done

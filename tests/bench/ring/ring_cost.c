@@ -5,9 +5,10 @@
  * count the instructions each ring spends per buffer (add, kick decision,
  * get). A simulated device in this file uses every buffer in order and
  * asks for a kick per batch (event index), as a real one would, over the
- * split layout or, with "packed", the packed one.
+ * split layout or, with "packed", the packed one. The buffers have one of
+ * the shapes below (what a network receive, a block request puts on a ring).
  *
- * Usage: ring-cost linux|ours [ITERATIONS] [packed]
+ * Usage: ring-cost linux|ours ITERATIONS SHAPE [packed]
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +18,25 @@
 
 #define NUM	256	/* descriptors */
 #define BATCH	16	/* buffers per kick */
-#define OUT	16
-#define IN	64
+#define USED_LEN 64	/* what the device says it wrote into each buffer */
+
+/* What one buffer is: @out elements the device reads, then @in it writes. */
+static const struct shape {
+	const char *name;
+	unsigned int out, in, len[RING_COST_MAX_SG];
+	bool indirect, dma;
+} shapes[] = {
+	/* A network receive buffer (virtio_net: one page-sized piece). */
+	{ "rx", 0, 1, { 1536 } },
+	/* The first benchmark's shape: a request and its reply. */
+	{ "out+in", 1, 1, { 16, 64 } },
+	/* A block read: the request header, one data segment, the status byte. */
+	{ "blk", 1, 2, { 16, 4096, 1 } },
+	/* The same in an indirect table (both rings put every chain in one). */
+	{ "blk-indirect", 1, 2, { 16, 4096, 1 }, .indirect = true },
+	/* The same mapped through the DMA API (VIRTIO_F_ACCESS_PLATFORM). */
+	{ "blk-dma", 1, 2, { 16, 4096, 1 }, .dma = true },
+};
 
 struct device_side {
 	struct vring_avail *avail;
@@ -26,6 +44,7 @@ struct device_side {
 	unsigned short last_avail;
 };
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define WRAP	(1 << VRING_PACKED_EVENT_F_WRAP_CTR)
 #define AVAIL	(1 << VRING_PACKED_DESC_F_AVAIL)
 #define USED	(1 << VRING_PACKED_DESC_F_USED)
@@ -44,7 +63,7 @@ static unsigned short packed_step(unsigned short at, unsigned int n)
 	return place >= NUM ? (place - NUM) | ((at ^ WRAP) & WRAP) : place | (at & WRAP);
 }
 
-/* The device uses every available buffer in order, writing IN bytes to each. */
+/* The device uses every available buffer in order, writing USED_LEN bytes to each. */
 static void packed_process(struct packed_side *d)
 {
 	for (;;) {
@@ -59,7 +78,7 @@ static void packed_process(struct packed_side *d)
 			flags = d->desc[packed_step(d->next, n++) & ~WRAP].flags;
 		u = &d->desc[d->used & ~WRAP];
 		u->id = id;
-		u->len = IN;
+		u->len = USED_LEN;
 		__atomic_store_n(&u->flags, d->used & WRAP ? AVAIL | USED : 0, __ATOMIC_RELEASE);
 		d->used = packed_step(d->used, n);
 		d->next = packed_step(d->next, n);
@@ -69,7 +88,7 @@ static void packed_process(struct packed_side *d)
 	d->device->flags = VRING_PACKED_EVENT_FLAG_DESC;
 }
 
-/* The device uses every available buffer, writing IN bytes to each. */
+/* The device uses every available buffer, writing USED_LEN bytes to each. */
 static void device_process(struct device_side *d)
 {
 	unsigned short idx = d->used->idx;
@@ -78,7 +97,7 @@ static void device_process(struct device_side *d)
 		unsigned short head = d->avail->ring[d->last_avail % NUM];
 
 		d->used->ring[idx % NUM].id = head;
-		d->used->ring[idx % NUM].len = IN;
+		d->used->ring[idx % NUM].len = USED_LEN;
 		idx++;
 		d->last_avail++;
 	}
@@ -87,27 +106,73 @@ static void device_process(struct device_side *d)
 	*(unsigned short *)&d->used->ring[NUM] = d->last_avail;
 }
 
+static const struct shape *shape_named(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(shapes); i++)
+		if (!strcmp(shapes[i].name, name))
+			return &shapes[i];
+	return NULL;
+}
+
+/* Buffers taken back from the device, each the one expected, with its length. */
+static unsigned long buffers;
+
+/* Adds a batch of buffers, kicks, lets the device use them and takes them back in order. */
+static int one_batch(const struct ring_impl *impl, void *q, const struct shape *s,
+		     bool packed, struct device_side *d, struct packed_side *p)
+{
+	static char data[BATCH][RING_COST_MAX_SG][4096];
+	void *buf[RING_COST_MAX_SG];
+	unsigned int b, i, len;
+
+	for (b = 0; b < BATCH; b++) {
+		for (i = 0; i < s->out + s->in; i++)
+			buf[i] = data[b][i];
+		if (impl->add(q, buf, s->len, s->out, s->in, data[b])) {
+			fprintf(stderr, "ring-cost: add failed\n");
+			return -1;
+		}
+	}
+	impl->kick(q);
+	if (packed)
+		packed_process(p);
+	else
+		device_process(d);
+	for (b = 0; b < BATCH; b++) {
+		if (impl->get(q, &len) != data[b] || len != USED_LEN) {
+			fprintf(stderr, "ring-cost: wrong buffer back\n");
+			return -1;
+		}
+		buffers++;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	static char out[BATCH][OUT], in[BATCH][IN];
-	const struct ring_impl *impl;
-	struct device_side d = { 0 };
 	struct packed_side p = { .next = WRAP, .used = WRAP };
-	unsigned long it, iterations = 20000, buffers = 0;
-	bool packed;
+	struct ring_features f = { 0 };
+	const struct ring_impl *impl;
+	unsigned long it, iterations;
+	struct device_side d = { 0 };
+	const struct shape *s;
 	struct ring_mem mem;
-	unsigned int b, len;
 	void *q;
 
-	if (argc < 2 || (strcmp(argv[1], "linux") && strcmp(argv[1], "ours"))) {
-		fprintf(stderr, "usage: ring-cost linux|ours [ITERATIONS] [packed]\n");
+	s = argc < 4 ? NULL : shape_named(argv[3]);
+	if (!s || (strcmp(argv[1], "linux") && strcmp(argv[1], "ours"))) {
+		fprintf(stderr, "usage: ring-cost linux|ours ITERATIONS SHAPE [packed]\n"
+			"SHAPE: rx, out+in, blk, blk-indirect, blk-dma\n");
 		return 2;
 	}
 	impl = strcmp(argv[1], "linux") ? &ring_ours : &ring_linux;
-	if (argc > 2)
-		iterations = strtoul(argv[2], NULL, 0);
-	packed = argc > 3 && !strcmp(argv[3], "packed");
-	q = impl->create(NUM, packed, &mem);
+	iterations = strtoul(argv[2], NULL, 0);
+	f.packed = argc > 4 && !strcmp(argv[4], "packed");
+	f.indirect = s->indirect;
+	f.dma = s->dma;
+	q = impl->create(NUM, &f, &mem);
 	if (!q) {
 		fprintf(stderr, "ring-cost: cannot create the %s ring\n", impl->name);
 		return 1;
@@ -116,26 +181,10 @@ int main(int argc, char **argv)
 	d.used = mem.used;
 	p.desc = mem.desc;
 	p.device = mem.used;
-	for (it = 0; it < iterations; it++) {
-		for (b = 0; b < BATCH; b++)
-			if (impl->add(q, out[b], OUT, in[b], IN, &out[b])) {
-				fprintf(stderr, "ring-cost: add failed\n");
-				return 1;
-			}
-		impl->kick(q);
-		if (packed)
-			packed_process(&p);
-		else
-			device_process(&d);
-		for (b = 0; b < BATCH; b++) {
-			if (impl->get(q, &len) != &out[b] || len != IN) {
-				fprintf(stderr, "ring-cost: wrong buffer back\n");
-				return 1;
-			}
-			buffers++;
-		}
-	}
-	printf("%s%s: %lu buffers, %lu kicks\n", impl->name, packed ? " packed" : "", buffers,
-	       *impl->kicks);
+	for (it = 0; it < iterations; it++)
+		if (one_batch(impl, q, s, f.packed, &d, &p))
+			return 1;
+	printf("%s %s%s: %lu buffers, %lu kicks\n", impl->name, s->name,
+	       f.packed ? " packed" : "", buffers, *impl->kicks);
 	return 0;
 }
