@@ -28,14 +28,22 @@
  * holds, so their pages are kept from reuse (never freed; logged), their
  * requests fail, and whatever the device returns later is dropped.
  *
+ * With irq_batch_us, a device that holds many requests completes them with
+ * fewer interrupts: after each round of completions the device is asked for
+ * the next interrupt only once three quarters of the requests in flight are
+ * done (the queue API's restart_delayed), and a per-queue timer bounds the
+ * wait of those done before that.
+ *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes
- * it too. Queues share no lock. abort_lock serialises giving up the device
- * with itself and with remove.
+ * it too, as does its batch timer (hard interrupt context). Queues share no
+ * lock. abort_lock serialises giving up the device with itself and with
+ * remove.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/blk-mq.h>
+#include <linux/hrtimer.h>
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
@@ -71,6 +79,11 @@ module_param(io_timeout, uint, 0444);
 MODULE_PARM_DESC(io_timeout,
 		 "Seconds before a request is late, 1..3600: a device that then completes nothing for 4 s more is given up; per disk: queue/io_timeout in sysfs (default: 30)");
 
+static unsigned int irq_batch_us;
+module_param(irq_batch_us, uint, 0444);
+MODULE_PARM_DESC(irq_batch_us,
+		 "Microseconds a completed request may wait to share an interrupt with the requests in flight beside it, 0..1000; 0 = an interrupt as soon as any completes (default: 0)");
+
 static int v4blk_major;
 static DEFINE_IDA(v4blk_index_ida);
 
@@ -81,12 +94,21 @@ struct v4blk_outhdr {
 	__le64 sector;
 };
 
-/* One request queue, alone in its cache lines. */
+/*
+ * One request queue, alone in its cache lines. With irq_batch_us, the
+ * device is asked for an interrupt only once three quarters of the requests
+ * in flight are done (restart_delayed), and @batch bounds the wait of those
+ * done before: when it expires it collects them and asks for an interrupt
+ * at the next completion.
+ */
 struct v4blk_queue {
 	struct virtio4_queue *vq;
 	spinlock_t lock;	/* serialises the operations on vq */
 	unsigned long completed;	/* requests completed; under lock */
 	bool abandoned;		/* given up without a reset; under lock */
+	bool stopping;		/* the batch timer may not start; under lock */
+	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
+	unsigned long batch_expiries;	/* times @batch expired; under lock */
 	struct v4blk *blk;
 	char name[16];
 } ____cacheline_aligned_in_smp;
@@ -134,15 +156,13 @@ static blk_status_t v4blk_status(u8 status)
 	}
 }
 
-static bool v4blk_done(struct virtio4_queue *vq)
+/* Complete every request the device returned on @q; under q->lock. */
+static void v4blk_collect(struct v4blk_queue *q)
 {
-	struct v4blk_queue *q = vq->priv;
+	struct virtio4_queue *vq = q->vq;
 	struct request *req;
-	unsigned long flags;
 	unsigned int len;
-	bool broken;
 
-	spin_lock_irqsave(&q->lock, flags);
 	while ((req = vq->ops->get_buf(vq, &len))) {
 		/* Given up: the request was failed already, maybe reused. */
 		if (unlikely(q->abandoned))
@@ -150,6 +170,46 @@ static bool v4blk_done(struct virtio4_queue *vq)
 		q->completed++;
 		blk_mq_complete_request(req);
 	}
+}
+
+/*
+ * Ask for the next interrupt; under q->lock. With irq_batch_us and requests
+ * in flight, once three quarters of them are done (@batch bounding the
+ * wait), unless @at_once; else at the next completion. False if requests
+ * completed meanwhile: collect again.
+ */
+static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
+{
+	struct virtio4_queue *vq = q->vq;
+
+	if (!irq_batch_us)
+		return true;	/* get_buf() asked for the next completion */
+	if (at_once || q->stopping || vq->num_free == vq->num)
+		return vq->ops->restart(vq);
+	if (!vq->ops->restart_delayed(vq))
+		return false;
+	hrtimer_start(&q->batch, ns_to_ktime(irq_batch_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+	return true;
+}
+
+/*
+ * Collect @q's completed requests and ask for the next interrupt. From the
+ * batch timer (@expired), at the next completion: the batch did not fill in
+ * time, and the timer does not go on polling a slow device.
+ */
+static bool v4blk_run(struct v4blk_queue *q, bool expired)
+{
+	struct virtio4_queue *vq = q->vq;
+	unsigned long flags;
+	bool broken;
+
+	spin_lock_irqsave(&q->lock, flags);
+	if (expired)
+		q->batch_expiries++;
+	do {
+		v4blk_collect(q);
+	} while (!v4blk_rearm(q, expired) && !READ_ONCE(vq->broken));
 	broken = READ_ONCE(vq->broken);
 	/*
 	 * Space was freed: a queue that found the ring full may go again.
@@ -164,6 +224,17 @@ static bool v4blk_done(struct virtio4_queue *vq)
 		return false;
 	}
 	return true;
+}
+
+static bool v4blk_done(struct virtio4_queue *vq)
+{
+	return v4blk_run(vq->priv, false);
+}
+
+static enum hrtimer_restart v4blk_batch_expired(struct hrtimer *timer)
+{
+	v4blk_run(container_of(timer, struct v4blk_queue, batch), true);
+	return HRTIMER_NORESTART;
 }
 
 static void v4blk_complete(struct request *req)
@@ -578,9 +649,24 @@ static ssize_t flushes_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(flushes);
 
+/* Times the queues' batch timers expired (irq_batch_us): interrupts of a kind. */
+static ssize_t batch_expiries_show(struct device *dev, struct device_attribute *attr,
+				   char *buf)
+{
+	struct v4blk *blk = dev_to_disk(dev)->private_data;
+	unsigned long n = 0;
+	unsigned int i;
+
+	for (i = 0; i < blk->nqueues; i++)
+		n += READ_ONCE(blk->queues[i].batch_expiries);
+	return sysfs_emit(buf, "%lu\n", n);
+}
+static DEVICE_ATTR_RO(batch_expiries);
+
 static struct attribute *v4blk_attrs[] = {
 	&dev_attr_serial.attr,
 	&dev_attr_flushes.attr,
+	&dev_attr_batch_expiries.attr,
 	NULL,
 };
 
@@ -725,6 +811,8 @@ static int v4blk_init_vqs(struct v4blk *blk)
 
 		snprintf(q->name, sizeof(q->name), "requests.%u", i);
 		spin_lock_init(&q->lock);
+		hrtimer_init(&q->batch, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+		q->batch.function = v4blk_batch_expired;
 		q->blk = blk;
 		callbacks[i] = v4blk_done;
 		names[i] = q->name;
@@ -786,12 +874,25 @@ static void v4blk_free_disk(struct v4blk *blk)
 	blk_mq_free_tag_set(&blk->tag_set);
 }
 
-/* Reset the device and delete its queues; v4blk_abort() does nothing after. */
+/*
+ * Stop the batch timers, reset the device and delete its queues;
+ * v4blk_abort() does nothing after.
+ */
 static void v4blk_stop(struct v4blk *blk)
 {
+	unsigned long flags;
+	unsigned int i;
+
 	mutex_lock(&blk->abort_lock);
 	blk->dead = true;
 	mutex_unlock(&blk->abort_lock);
+	/* Under the lock: no completion starts a timer after this. */
+	for (i = 0; i < blk->nqueues; i++) {
+		spin_lock_irqsave(&blk->queues[i].lock, flags);
+		blk->queues[i].stopping = true;
+		spin_unlock_irqrestore(&blk->queues[i].lock, flags);
+		hrtimer_cancel(&blk->queues[i].batch);
+	}
 	blk->vdev->config->reset(blk->vdev);
 	blk->vdev->config->del_vqs(blk->vdev);
 	/* No callback runs now: the work cannot be scheduled again. */
@@ -899,6 +1000,10 @@ static int __init v4blk_init(void)
 	}
 	if (max_segments > V4BLK_MAX_SEGMENTS) {
 		pr_err("max_segments=%u is above %u\n", max_segments, V4BLK_MAX_SEGMENTS);
+		return -EINVAL;
+	}
+	if (irq_batch_us > 1000) {
+		pr_err("irq_batch_us=%u is above 1000\n", irq_batch_us);
 		return -EINVAL;
 	}
 	v4blk_major = register_blkdev(0, "v4blk");

@@ -8,7 +8,9 @@
 # Environment: BENCH="blk blk-50us blk-1ms net copy ring" picks the benchmarks (blk: the instant
 # null disks, blk-50us and blk-1ms: the same in I/O threads with that service time; ring:
 # tests/bench/ring/cost.sh),
-# BENCH_RUNTIME (seconds per measurement, default 10) and BENCH_ROUNDS (default 10).
+# BENCH_RUNTIME (seconds per measurement, default 10) and BENCH_ROUNDS (default 10);
+# BENCH_CMDLINE adds to the guests' kernel command line (our modules' parameters, as
+# virtio4_blk.irq_batch_us=50, reach them when they load).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
@@ -46,7 +48,7 @@ for b in $benches; do
 		continue
 	fi
 	echo "  BENCH   $b: $rounds rounds of ${runtime}s measurements"
-	if ! VIRTIO4_CMDLINE="bench_runtime=$runtime bench_rounds=$rounds" \
+	if ! VIRTIO4_CMDLINE="bench_runtime=$runtime bench_rounds=$rounds ${BENCH_CMDLINE:-}" \
 		"$top/tests/qemu/run.sh" stock "$top/tests/bench/bench-$b.sh"; then
 		echo "  BENCH   $b failed: see $build/results/stock/bench-$b/" >&2
 		exit 1

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0
+# Interrupt batching (virtio4_blk irq_batch_us=200): the device is asked for an interrupt only
+# once three quarters of the requests in flight are done, and a timer bounds the wait of those
+# done before. On a device in its own iothread with two queues, fio writes and verifies at depth
+# 32 from both CPUs; a completion left waiting for a mark the device never reaches, with the
+# timer lost, leaves fio waiting for ever. Passes when every job finishes in time with no verify
+# error, the timers expired (the bound was needed, and taken), nothing is left in flight, no
+# queue is stopped or broken, and the disk unbinds and binds again straight after I/O (its
+# timers stopped first: one firing on a freed queue is a KASAN report) with the data intact.
+# kernels: debug
+# timeout: 300
+# setup: truncate -s 64M disk.img
+# qemu: -object iothread,id=io0 -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe,aio=threads -device virtio-blk-pci,drive=d0,iothread=io0,num-queues=2
+. /tests/lib.sh
+
+load_transport
+modprobe virtio4_blk irq_batch_us=200 || fail "modprobe virtio4_blk irq_batch_us=200"
+wait_for_disk v4blk0
+expect_eq "irq_batch_us" 200 "$(cat /sys/module/virtio4_blk/parameters/irq_batch_us)"
+vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+for bs in 4k-4k 4k-64k; do
+	out=$(timeout 150 fio --name=batch --filename=/dev/v4blk0 --size=16M --rw=randwrite \
+		--bsrange=$bs --ioengine=libaio --iodepth=32 --numjobs=2 --offset_increment=16M \
+		--cpus_allowed=0,1 --cpus_allowed_policy=split --direct=1 --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --randrepeat=0 --group_reporting \
+		--output-format=terse --terse-version=3 2>&1) ||
+		fail "fio bs $bs at depth 32 did not finish (exit $?): $(echo "$out" | tail -n 3)"
+	expect_eq "fio bs $bs error" 0 "$(echo "$out" | tail -n 1 | cut -d';' -f5)"
+	echo "ok: fio randwrite bs $bs depth 32: $(echo "$out" | tail -n 1 | cut -d';' -f47) KiB written and verified"
+done
+expiries=$(cat /sys/block/v4blk0/batch_expiries)
+[ "$expiries" -gt 0 ] || fail "no batch timer expired: the bound was never exercised"
+irqs=$(awk -v p="$vdev-" '$NF ~ "^" p { for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+$/) n += $i }
+	END { print n + 0 }' /proc/interrupts)
+echo "ok: $expiries batch timer expiries, $irqs interrupts"
+expect_eq "requests in flight after the runs" "0 0" \
+	"$(tr -s ' ' </sys/block/v4blk0/inflight | sed 's/^ //')"
+for s in /sys/kernel/debug/block/v4blk0/hctx*/state; do
+	grep -q STOPPED "$s" && fail "$s: hardware queue left stopped"
+done
+for f in /sys/kernel/debug/virtio4/"$vdev"/"$vdev"-requests.*; do
+	expect_eq "$(basename "$f") broken" "broken 0" "$(grep '^broken' "$f")"
+done
+echo "ok: nothing in flight, no queue stopped or broken"
+# Unbind straight after I/O, while a timer may still be pending; then bind again.
+printf 'irq-batch-pattern' | dd of=/dev/v4blk0 bs=512 seek=100 conv=sync,fsync 2>/dev/null ||
+	fail "writing the pattern"
+for i in 1 2 3 4 5; do
+	fio --name=burst --filename=/dev/v4blk0 --size=8M --rw=randread --bs=4k \
+		--ioengine=libaio --iodepth=32 --direct=1 --runtime=1 --time_based \
+		--output-format=terse >/dev/null 2>&1 || fail "fio burst $i"
+	echo "$vdev" >/sys/bus/virtio4/drivers/virtio4_blk/unbind || fail "unbind $i"
+	echo "$vdev" >/sys/bus/virtio4/drivers/virtio4_blk/bind || fail "bind $i"
+	wait_for_disk v4blk0
+done
+expect_eq "pattern after 5 unbinds" irq-batch-pattern \
+	"$(dd if=/dev/v4blk0 bs=512 skip=100 count=1 2>/dev/null | head -c 17)"
+echo "ok: 5 unbinds straight after I/O, the data intact"
