@@ -160,13 +160,8 @@ host_tsc_khz() {
 		END { m = r ? r : t ? t : p; if (m) printf "%d\n", m * 1000 + 0.5 }'
 	  awk '/^cpu MHz/ { printf "%d\n", $4 * 1000 + 0.5; exit }' /proc/cpuinfo; } | head -n 1
 }
-# On the PC machine the PIT calibration fails on a busy host as well (3 of 3 boots beside six
-# busy loops: "Fast TSC calibration failed", HPET used instead), and the check that the vCPUs'
-# TSCs agree marks the TSC unstable; once, under make check's load, a stock guest then hung
-# before /init (no timer interrupt on CPU1, RCU stalls). Under TCG every vCPU's TSC is the one
-# host clock: its rate is given and it is reliable, for every guest.
-tsc_khz=$(host_tsc_khz)
-[ -z "${tsc_khz:-}" ] || cmdline+=" tsc_early_khz=$tsc_khz tsc=reliable"
+[ -z "$machine" ] || tsc_khz=$(host_tsc_khz)
+[ -z "${tsc_khz:-}" ] || cmdline+=" tsc_early_khz=$tsc_khz"
 # The debug kernel (tinyconfig's LEGACY_PTYS) would make 256 BSD pty pairs at boot, 1.3 s of
 # its 7 to /init under KASAN and lockdep; no test uses them.
 # ACPI's Plug and Play enumeration (selected by ACPI) took 0.19 s: the serial ports are
