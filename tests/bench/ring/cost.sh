@@ -48,15 +48,14 @@ same_work() {
 	fi
 }
 
-linux_fns=(virtqueue_add_sgs virtqueue_kick virtqueue_get_buf)
+# Linux's receive buffers go through virtqueue_add_inbuf(), its requests virtqueue_add_sgs().
+linux_fns=(virtqueue_add_inbuf virtqueue_add_sgs virtqueue_kick virtqueue_get_buf)
 ours_split=(ring_add_buf ring_sync ring_get_buf)
 ours_packed=(packed_add_buf packed_sync packed_get_buf)
 # emit SIDE JOB VALUE: a count, the same on every run (one round is all there is to take).
 emit() {
 	echo "BENCH {\"bench\":\"ring\",\"round\":1,\"side\":\"$1\",\"job\":\"$2\",\"metric\":\"instructions/buffer\",\"value\":$3,\"higher_is_better\":false,\"deterministic\":true}"
 }
-# Linux's receive buffers go through virtqueue_add_inbuf(), its requests virtqueue_add_sgs().
-linux_fns=(virtqueue_add_inbuf "${linux_fns[@]}")
 for layout in split packed; do
 	for shape in rx out+in blk blk-indirect blk-dma; do
 		job=$shape
