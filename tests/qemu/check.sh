@@ -147,7 +147,7 @@ run_one() {
 # tests run several to a boot (run.sh's shared boots), which saves each the boot, the kernel's
 # leak scans (made once a boot) and the power-off: 10 to 15 s a test on the debug kernel.
 shares_boot() {
-	! grep -qE '^# (qemu|guests|boots|smp|memory|pci-hotplug|append|setup|host|pin-guests|alone|time-bound|qemu-stderr|console-ok|own-boot): ' "$1"
+	! grep -qE '^# (qemu|guests|boots|smp|memory|pci-hotplug|append|setup|host|pin-guests|alone|time-bound|qemu-stderr|console-ok|own-boot|boot-stall): ' "$1"
 }
 
 # placement TEST: where its runs go. "alone": the machine to itself, after the others (more

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # A shared boot (run.sh KIND A.sh B.sh ...): sourced by run.sh, whose variables and functions
-# (start_guest, reason_of; lib.sh's timeout_of) it uses.
+# (start_guest, reason_of, retry_stalled_boot, stall_reason; lib.sh's timeout_of) it uses.
 # Prints each test's result lines as run.sh does for one test; returns 0 if every test passed.
 #
 # What the guest's /init tells: "VIRTIO4-STARTED NAME" when a test starts, its verdict
@@ -69,7 +69,8 @@ shared_result() {
 # the next boot; so does one that passed after a test that failed in the same boot (it ran on
 # a kernel that had reported a problem, or lockdep off), and one that passed but whose leak
 # check, left for the end of the boot, was never made (a later test crashed or hung). A boot
-# that gives no test a result fails the rest.
+# that stalled before /init is made again, once (run.sh's boot watchdog); a boot that gives no
+# test a result fails the rest.
 run_shared() {
 	local left=() next=() f t d rc last boot=0 reason failed=0 verdicts judged after_failure
 	local -A file_of=()
@@ -94,6 +95,7 @@ run_shared() {
 		start_guest 0
 		wait "$(cat "$WORK/pid0")"
 		rc=$?
+		retry_stalled_boot && continue
 		mv "$WORK/console0.log" "$WORK/console0.boot$boot.log" 2>/dev/null ||
 			: >"$WORK/console0.boot$boot.log"
 		verdicts="$WORK/verdict0.boot$boot"
@@ -120,8 +122,10 @@ run_shared() {
 			judged=$((judged + 1))
 		done
 		if [ "$judged" = 0 ]; then
+			reason="the shared boot gave no test a result (QEMU status $rc: $(head -c 160 "$WORK/qemu0.err"))"
+			[ ! -e "$WORK/stalled0" ] || reason="the shared boot $(stall_reason 0)"
 			for t in "${next[@]}"; do
-				shared_result "$t" "the shared boot gave no test a result (QEMU status $rc: $(head -c 160 "$WORK/qemu0.err"))"
+				shared_result "$t" "$reason"
 			done
 			failed=1
 			next=()

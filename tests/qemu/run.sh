@@ -39,10 +39,14 @@
 #                            shared boot (tests with no directive but "# kernels:",
 #                            "# transports:" and "# timeout:" share boots: check.sh's
 #                            shares_boot; each runs under its own timeout there)
+#   # boot-stall: SECONDS    a guest whose kernel has not run /init this long after QEMU
+#                            started is stopped, and the boot made again once (default 60)
 #   # qemu-stderr: PATTERN   a line QEMU may print to stderr in this test (grep -E)
 #   # console-ok: PATTERN    a kernel report this test may cause (awk): a console line matching
 #                            it is left out with the stack dump after it (up to "</TASK>")
 #
+# A boot that stalls before /init (no module of ours loaded yet: the guest kernel's own boot
+# under TCG) is made again once, said on stderr and in $WORK/boot-retries; a second stall fails.
 # The verdict of a guest is the line its /init writes to the second serial port after the test.
 # A test passes only if every guest wrote "exit=0", none timed out, no console shows a
 # kernel report (Oops, BUG, WARNING, KASAN, UBSAN, lockdep, hung task, soft lockup, panic),
@@ -205,13 +209,70 @@ guest_command() {
 		"${ring_args[@]}" "$@" "${extra[@]}")
 }
 
+# A guest whose kernel has not started /init this many seconds after QEMU started has stalled
+# in its boot (under TCG, seen about once in ten full make checks: a vCPU whose timer stopped
+# firing, before any module of ours was loaded); boots to /init take 3-20 s here.
+# "# boot-stall: SECONDS" sets it for a test (the harness's self-test).
+boot_stall_s=$(directive boot-stall | tail -n 1)
+boot_stall_s=${boot_stall_s:-60}
+
+# boot_watchdog N PID: if guest N (QEMU's PID) is still running but its console has no
+# "Run /init" after boot_stall_s seconds, writes where its console stopped to $WORK/stalledN
+# and stops every guest of this run (the others wait for it).
+boot_watchdog() {
+	local n=$1 pid=$2 i p
+	for ((i = 0; i < boot_stall_s * 2; i++)); do
+		sleep 0.5
+		kill -0 "$pid" 2>/dev/null || return 0
+		grep -qa '^\[ *[0-9.]*\] Run /init as init process' "$WORK/console$n.log" 2>/dev/null &&
+			return 0
+	done
+	tr -d '\r' <"$WORK/console$n.log" 2>/dev/null | tail -n 1 | cut -c 1-120 >"$WORK/stalled$n"
+	for p in "$WORK"/pid*; do
+		kill "$(cat "$p")" 2>/dev/null
+	done
+}
+
 # start_guest N [wire arguments...]: boots guest N in the background; its pid goes to $WORK/pidN.
 start_guest() {
-	local pin=()
+	local pin=() pid
 	guest_command "$@"
 	[ -n "$(directive pin-guests)" ] && pin=(taskset -c $(($1 % $(nproc))))
 	timeout -k 5 "$timeout_s" "${pin[@]}" "${cmd[@]}" 2>"$WORK/qemu$1.err" &
-	echo $! >"$WORK/pid$1"
+	pid=$!
+	echo "$pid" >"$WORK/pid$1"
+	rm -f "$WORK/stalled$1"
+	[ -n "${INTERACTIVE:-}" ] || boot_watchdog "$1" "$pid" </dev/null >/dev/null 2>&1 &
+}
+
+# stalled_boot: where the consoles of this boot's stalled guests stopped ("guest N at '...'"),
+# nothing if none stalled.
+stalled_boot() {
+	local f
+	for f in "$WORK"/stalled[0-9]*; do
+		[ -e "$f" ] && echo "guest ${f##*stalled} at '$(cat "$f")'"
+	done | paste -sd ' '
+}
+
+# stall_reason N: the reason of a guest N that stalled again in the boot made after a stall.
+stall_reason() {
+	echo "stalled before /init in two boots (the console stopped at '$(cat "$WORK/stalled$1")', ${boot_stall_s}s after QEMU started)"
+}
+
+# retry_stalled_boot: after a boot whose guests were stopped by the watchdog, keeps their
+# consoles aside (stalled.consoleN.log) and says so on stderr and in $WORK/boot-retries;
+# returns 0 if the boot is to be made again (once a run; the second stall fails).
+retry_stalled_boot() {
+	local where f
+	where=$(stalled_boot)
+	[ -n "$where" ] && [ -z "${boot_retried:-}" ] || return 1
+	boot_retried=1
+	echo "run.sh: $name [$kind]: the boot stalled before /init ($where, after ${boot_stall_s}s); booting again" |
+		tee -a "$WORK/boot-retries" >&2
+	for f in "$WORK"/console*.log; do
+		[ -e "$f" ] && mv "$f" "$WORK/stalled.$(basename "$f")"
+	done
+	rm -f "$WORK"/stalled[0-9]* "$WORK"/verdict[0-9]*
 }
 
 wait_listening() {
@@ -221,18 +282,23 @@ wait_listening() {
 	done
 }
 
-# Two guests: the first one started listens on a free loopback port, the other connects.
-wire=()
-if [ "$guests" = 2 ]; then
+# start_guests [FIRST]: boots this run's guests. Two guests: guest FIRST (default 0) listens on
+# a free loopback port, and the other (started at once unless FIRST is 1) connects, with the
+# arguments left in "wire".
+start_guests() {
+	local first=${1:-0}
+	wire=()
+	[ "$guests" = 2 ] || { [ "$first" = 1 ] || start_guest 0; return; }
 	port=$(free_port)
-	first=0
-	[ -n "${INTERACTIVE:-}" ] && first=1
-	start_guest $first -netdev "socket,id=wire,listen=127.0.0.1:$port"
+	start_guest "$first" -netdev "socket,id=wire,listen=127.0.0.1:$port"
 	wait_listening "$port"
 	wire=(-netdev "socket,id=wire,connect=127.0.0.1:$port")
-fi
+	[ "$first" = 1 ] || start_guest 1 "${wire[@]}"
+}
+
 # Interactive: guest 0 in the foreground with its console on this terminal.
 if [ -n "${INTERACTIVE:-}" ]; then
+	start_guests 1
 	guest_command 0 "${wire[@]}"
 	exec "${cmd[@]}"
 fi
@@ -277,6 +343,10 @@ reason_of() {
 # judge N RC: prints the reason guest N (whose QEMU exited with RC) failed, or nothing.
 judge() {
 	local reason
+	if [ -e "$WORK/stalled$1" ]; then
+		echo "guest $1 $(stall_reason "$1")"
+		return
+	fi
 	reason=$(reason_of "$test_name" "$WORK/console$1.log" "$WORK/verdict$1" "$2" \
 		"$WORK/qemu$1.err" 1)
 	[ -z "$reason" ] || echo "guest $1 $reason"
@@ -294,21 +364,23 @@ if [ ${#test_files[@]} -gt 1 ]; then
 fi
 
 reasons=()
-for boot in $(seq 0 $((boots - 1))); do
-	if [ "$guests" = 2 ]; then
-		start_guest 1 "${wire[@]}"
-	else
-		start_guest 0
-	fi
+boot=0
+while [ "$boot" -lt "$boots" ]; do
+	start_guests
 	host_rc=0
 	if [ -n "$(directive host)" ] && [ "$boot" = 0 ]; then
 		(cd "$(dirname "$test_file")" && QMP0="$WORK/qmp0.sock" QMP1="$WORK/qmp1.sock" \
 			timeout "$timeout_s" bash -c "$(directive host)") >"$WORK/host.log" 2>&1 ||
 			host_rc=$?
 	fi
+	rcs=()
 	for g in $(seq 0 $((guests - 1))); do
 		wait "$(cat "$WORK/pid$g")"
-		reason=$(judge "$g" $?)
+		rcs+=($?)
+	done
+	retry_stalled_boot && continue
+	for g in $(seq 0 $((guests - 1))); do
+		reason=$(judge "$g" "${rcs[$g]}")
 		[ -n "$reason" ] && reasons+=("${reason/#guest/boot $boot guest}")
 	done
 	[ "$host_rc" = 0 ] || reasons+=("host command exited $host_rc: $(tail -n 1 "$WORK/host.log")")
@@ -317,6 +389,7 @@ for boot in $(seq 0 $((boots - 1))); do
 		mv "$WORK/verdict0" "$WORK/verdict0.boot$boot"
 	fi
 	[ "${#reasons[@]}" = 0 ] || break
+	boot=$((boot + 1))
 done
 
 # KUnit cases (KTAP in the console) count as results of their own; a failed one fails the test.
