@@ -28,6 +28,11 @@
  * holds, so their pages are kept from reuse (never freed; logged), their
  * requests fail, and whatever the device returns later is dropped.
  *
+ * With poll_queues, the last request queues have no callback and take no
+ * interrupt: blk-mq maps polled I/O (io_uring's IOPOLL, preadv2's
+ * RWF_HIPRI) to them, and their completions are collected by the task that
+ * waits for them (.poll), in batches that blk-mq ends together.
+ *
  * With irq_batch_us, a device that holds many requests completes them with
  * fewer interrupts: after each round of completions the device is asked for
  * the next interrupt only once three quarters of the requests in flight are
@@ -55,6 +60,7 @@
 #define V4BLK_STATUS_NONE 0xff	/* what the status byte holds until the device writes it */
 #define V4BLK_MAX_SEGMENTS 1024U	/* bounds the per-request scatterlist */
 #define V4BLK_DEFAULT_SEGMENTS 128U	/* when neither the device nor the user says */
+#define V4BLK_MAX_POLL_QUEUES 16U	/* bounds poll_queues */
 #define V4BLK_LATE_GRACE (4 * HZ)	/* a late request's wait for a sign of life */
 /*
  * Scatterlist entries in each request (header, two data segments, status):
@@ -73,6 +79,11 @@ static unsigned int num_queues;
 module_param(num_queues, uint, 0444);
 MODULE_PARM_DESC(num_queues,
 		 "Request queues to use when the device has several; 0 = one per CPU (default: 0)");
+
+static unsigned int poll_queues;
+module_param(poll_queues, uint, 0444);
+MODULE_PARM_DESC(poll_queues,
+		 "Request queues without interrupts, for polled I/O (io_uring IOPOLL), 0..16, taken from the queues used, leaving one with interrupts (default: 0)");
 
 static unsigned int io_timeout = 30;
 module_param(io_timeout, uint, 0444);
@@ -107,6 +118,7 @@ struct v4blk_queue {
 	unsigned long completed;	/* requests completed; under lock */
 	bool abandoned;		/* given up without a reset; under lock */
 	bool stopping;		/* the batch timer may not start; under lock */
+	bool polled;		/* no callback: its completions are polled */
 	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
 	unsigned long batch_expiries;	/* times @batch expired; under lock */
 	struct v4blk *blk;
@@ -117,6 +129,7 @@ struct v4blk {
 	struct virtio4_device *vdev;
 	struct v4blk_queue *queues;
 	unsigned int nqueues;
+	unsigned int npolled;		/* the last npolled of the queues */
 	struct gendisk *disk;
 	struct blk_mq_tag_set tag_set;
 	unsigned int sg_elems;
@@ -182,8 +195,8 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 {
 	struct virtio4_queue *vq = q->vq;
 
-	if (!irq_batch_us)
-		return true;	/* get_buf() asked for the next completion */
+	if (!irq_batch_us || q->polled)
+		return true;	/* get_buf() asked for the next completion, or none */
 	if (at_once || q->stopping || vq->num_free == vq->num)
 		return vq->ops->restart(vq);
 	if (!vq->ops->restart_delayed(vq))
@@ -382,6 +395,53 @@ out:
 	mutex_unlock(&blk->abort_lock);
 }
 
+static void v4blk_complete_batch(struct io_comp_batch *iob)
+{
+	struct request *req;
+
+	rq_list_for_each(&iob->req_list, req)
+		v4blk_unmap(blk_mq_rq_to_pdu(req));
+	blk_mq_end_request_batch(iob);
+}
+
+/*
+ * blk-mq's .poll, for the queues without interrupts: end the requests the
+ * device completed, those with a good status in @iob's batch (ended
+ * together by the caller, after this); returns how many were found.
+ */
+static int v4blk_poll_queue(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *iob)
+{
+	struct v4blk *blk = hctx->queue->queuedata;
+	struct v4blk_queue *q = &blk->queues[hctx->queue_num];
+	struct virtio4_queue *vq = q->vq;
+	struct v4blk_req *br;
+	struct request *req;
+	unsigned long flags;
+	unsigned int len;
+	int found = 0;
+
+	spin_lock_irqsave(&q->lock, flags);
+	while ((req = vq->ops->get_buf(vq, &len))) {
+		if (unlikely(q->abandoned))
+			continue;
+		q->completed++;
+		found++;
+		br = blk_mq_rq_to_pdu(req);
+		/* Marks it complete (a timeout no longer takes it); local. */
+		if (blk_mq_complete_request_remote(req))
+			continue;
+		if (!blk_mq_add_to_batch(req, iob, br->status != VIRTIO_BLK_S_OK,
+					 v4blk_complete_batch))
+			v4blk_complete(req);
+	}
+	if (found && likely(!READ_ONCE(vq->broken)))
+		blk_mq_start_stopped_hw_queues(hctx->queue, true);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (unlikely(READ_ONCE(vq->broken)))
+		schedule_work(&blk->broken_work);
+	return found;
+}
+
 /* Collect what the device completed on @q; true if @req is done now. */
 static bool v4blk_poll(struct v4blk_queue *q, struct request *req)
 {
@@ -571,10 +631,8 @@ static void v4blk_commit_rqs(struct blk_mq_hw_ctx *hctx)
 }
 
 /* Map each CPU to the queue whose interrupt it takes, when that is known. */
-static void v4blk_map_queues(struct blk_mq_tag_set *set)
+static void v4blk_map_irq_queues(struct v4blk *blk, struct blk_mq_queue_map *map)
 {
-	struct v4blk *blk = set->driver_data;
-	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
 	const struct cpumask *mask;
 	unsigned int i, cpu;
 
@@ -592,12 +650,35 @@ fallback:
 	blk_mq_map_queues(map);
 }
 
+/*
+ * The queues with interrupts serve the default map; with poll queues, the
+ * read map has none of its own (it falls back to the default) and the poll
+ * map has the last queues, spread over the CPUs by blk-mq.
+ */
+static void v4blk_map_queues(struct blk_mq_tag_set *set)
+{
+	struct v4blk *blk = set->driver_data;
+	struct blk_mq_queue_map *map = &set->map[HCTX_TYPE_DEFAULT];
+
+	map->nr_queues = blk->nqueues - blk->npolled;
+	map->queue_offset = 0;
+	v4blk_map_irq_queues(blk, map);
+	if (set->nr_maps <= HCTX_TYPE_POLL)
+		return;
+	set->map[HCTX_TYPE_READ].nr_queues = 0;
+	map = &set->map[HCTX_TYPE_POLL];
+	map->nr_queues = blk->npolled;
+	map->queue_offset = blk->nqueues - blk->npolled;
+	blk_mq_map_queues(map);
+}
+
 static const struct blk_mq_ops v4blk_mq_ops = {
 	.queue_rq	= v4blk_queue_rq,
 	.commit_rqs	= v4blk_commit_rqs,
 	.complete	= v4blk_complete,
 	.timeout	= v4blk_timeout,
 	.map_queues	= v4blk_map_queues,
+	.poll		= v4blk_poll_queue,
 };
 
 static const struct block_device_operations v4blk_fops = {
@@ -791,9 +872,21 @@ static unsigned int v4blk_count_queues(struct v4blk *blk)
 	return clamp_t(unsigned int, n, 1, min_t(unsigned int, dev_queues, nr_cpu_ids));
 }
 
+/* How many of @n request queues to poll: poll_queues, leaving one with interrupts. */
+static unsigned int v4blk_count_polled(struct v4blk *blk, unsigned int n)
+{
+	if (poll_queues && n < 2) {
+		dev_info(&blk->vdev->dev, "one request queue: none polled (poll_queues=%u)\n",
+			 poll_queues);
+		return 0;
+	}
+	return min(poll_queues, n - 1);
+}
+
 static int v4blk_init_vqs(struct v4blk *blk)
 {
 	unsigned int i, n = v4blk_count_queues(blk);
+	unsigned int npolled = v4blk_count_polled(blk, n);
 	struct irq_affinity spread = { };
 	virtio4_callback_t **callbacks;
 	struct virtio4_queue **vqs;
@@ -809,16 +902,18 @@ static int v4blk_init_vqs(struct v4blk *blk)
 	for (i = 0; i < n; i++) {
 		struct v4blk_queue *q = &blk->queues[i];
 
-		snprintf(q->name, sizeof(q->name), "requests.%u", i);
+		q->polled = i >= n - npolled;
+		snprintf(q->name, sizeof(q->name), "%s.%u",
+			 q->polled ? "polled" : "requests", i);
 		spin_lock_init(&q->lock);
 		hrtimer_init(&q->batch, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
 		q->batch.function = v4blk_batch_expired;
 		q->blk = blk;
-		callbacks[i] = v4blk_done;
+		callbacks[i] = q->polled ? NULL : v4blk_done;
 		names[i] = q->name;
 	}
 	err = blk->vdev->config->find_vqs(blk->vdev, n, vqs, callbacks, names,
-					  n > 1 ? &spread : NULL);
+					  n - npolled > 1 ? &spread : NULL);
 	if (err)
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -826,6 +921,7 @@ static int v4blk_init_vqs(struct v4blk *blk)
 		vqs[i]->priv = &blk->queues[i];
 	}
 	blk->nqueues = n;
+	blk->npolled = npolled;
 out:
 	kfree(names);
 	kfree(callbacks);
@@ -844,6 +940,7 @@ static int v4blk_init_disk(struct v4blk *blk)
 
 	set->ops = &v4blk_mq_ops;
 	set->nr_hw_queues = blk->nqueues;
+	set->nr_maps = blk->npolled ? HCTX_MAX_TYPES : 1;
 	set->queue_depth = v4blk_min_queue_size(blk);
 	set->driver_data = blk;
 	set->timeout = io_timeout * HZ;
@@ -1000,6 +1097,10 @@ static int __init v4blk_init(void)
 	}
 	if (max_segments > V4BLK_MAX_SEGMENTS) {
 		pr_err("max_segments=%u is above %u\n", max_segments, V4BLK_MAX_SEGMENTS);
+		return -EINVAL;
+	}
+	if (poll_queues > V4BLK_MAX_POLL_QUEUES) {
+		pr_err("poll_queues=%u is above %u\n", poll_queues, V4BLK_MAX_POLL_QUEUES);
 		return -EINVAL;
 	}
 	if (irq_batch_us > 1000) {

@@ -418,8 +418,11 @@ static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 	struct ring *r = to_ring(vq);
 	bool more;
 
-	/* Before DRIVER_OK the driver's state may not be set up: not ours. */
-	if (unlikely(!virtio4_is_ready(r->vdev)))
+	/*
+	 * Before DRIVER_OK the driver's state may not be set up; a queue
+	 * without a callback is polled, and takes no interrupt: not ours.
+	 */
+	if (unlikely(!virtio4_is_ready(r->vdev) || !vq->cb))
 		return IRQ_NONE;
 	more = r->is_packed ? ring_packed_more_used(r) : ring_more_used(r);
 	if (unlikely(!more || READ_ONCE(vq->broken))) {
@@ -569,7 +572,8 @@ DEFINE_SHOW_ATTRIBUTE(ring_debugfs);
  *	split ring.
  * @notify: the transport's kick.
  * @notify_data: passed to @notify (the queue's priv is the driver's).
- * @callback: the driver's callback, or NULL.
+ * @callback: the driver's callback, or NULL for a queue the driver polls:
+ *	its callbacks are off from the start and restart() is never called.
  * @name: the queue's name in logs.
  *
  * The ring is packed when VIRTIO_F_RING_PACKED is negotiated in
@@ -614,6 +618,8 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 		.ops = packed ? &ring_packed_ops : &ring_ops, .cb = callback, .index = index,
 		.num = num, .num_free = num,
 	};
+	if (!callback)
+		r->vq.ops->disable(&r->vq);
 	if (vdev->debugfs)
 		r->debugfs = debugfs_create_file(r->name, 0444, vdev->debugfs, r,
 						 &ring_debugfs_fops);

@@ -450,7 +450,7 @@ static struct copy_queue *copy_queue_new(struct copy_dev *cd, unsigned int index
 		list_add_tail(&q->slots[i].node, &q->free);
 	init_irq_work(&q->irq, copy_interrupt);
 	q->cd = cd;
-	q->callbacks = true;
+	q->callbacks = !!cb;	/* none for a queue the driver polls */
 	q->dead = cd->dead;
 	q->vq.ops = &copy_queue_ops;
 	q->vq.cb = cb;

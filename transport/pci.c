@@ -42,6 +42,7 @@ MODULE_PARM_DESC(queue_size_max,
 struct vp_queue {
 	struct virtio4_queue *vq;
 	void __iomem *notify;
+	u16 vector;		/* its MSI-X vector, or VIRTIO_MSI_NO_VECTOR */
 	char name[32];
 	struct cpumask *hint;	/* its vector's affinity hint (set_vq_affinity) */
 };
@@ -228,9 +229,9 @@ static irqreturn_t vp_intx_irq(int irq, void *data)
 }
 
 /*
- * Allocate vectors for @nvqs queues; sets vp->mode and vp->nvectors. With
- * @spread, the queue vectors get managed affinity (the configuration vector,
- * vector 0, is never spread).
+ * Allocate vectors for @nvqs queues with callbacks; sets vp->mode and
+ * vp->nvectors. With @spread, the queue vectors get managed affinity (the
+ * configuration vector, vector 0, is never spread).
  */
 static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
 			    struct irq_affinity *spread, enum vp_irq_mode best)
@@ -263,15 +264,22 @@ static int vp_alloc_vectors(struct vp_device *vp, unsigned int nvqs,
 	return -ENODEV;
 }
 
-static u16 vp_queue_vector(struct vp_device *vp, unsigned int index)
+/*
+ * Each queue's vector in vp->mode: in order, one each for the queues with
+ * callbacks, none for the queues the driver polls (nor with INTx).
+ */
+static void vp_assign_vectors(struct vp_device *vp, virtio4_callback_t *callbacks[])
 {
-	switch (vp->mode) {
-	case VP_IRQ_PER_QUEUE:
-		return index + 1;
-	case VP_IRQ_SHARED:
-		return 1;
-	default:
-		return VIRTIO_MSI_NO_VECTOR;
+	u16 next = 1;
+	unsigned int i;
+
+	for (i = 0; i < vp->nvqs; i++) {
+		if (!callbacks[i] || vp->mode == VP_IRQ_INTX)
+			vp->queues[i].vector = VIRTIO_MSI_NO_VECTOR;
+		else if (vp->mode == VP_IRQ_SHARED)
+			vp->queues[i].vector = 1;
+		else
+			vp->queues[i].vector = next++;
 	}
 }
 
@@ -292,10 +300,14 @@ static void vp_free_irqs(struct vp_device *vp)
 		return;
 	}
 	for (i = 0; i < vp->nvqs; i++) {
+		struct vp_queue *q = &vp->queues[i];
+
+		if (q->vector == VIRTIO_MSI_NO_VECTOR)
+			continue;
 		/* free_irq() WARNs on a hint left behind. */
-		if (vp->queues[i].hint)
-			irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, i + 1), NULL);
-		free_irq(pci_irq_vector(vp->pdev, i + 1), vp->queues[i].vq);
+		if (q->hint)
+			irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, q->vector), NULL);
+		free_irq(pci_irq_vector(vp->pdev, q->vector), q->vq);
 	}
 }
 
@@ -321,8 +333,11 @@ static int vp_request_irqs(struct vp_device *vp)
 			goto err_config;
 	} else {
 		for (i = 0; i < vp->nvqs; i++) {
-			err = request_irq(pci_irq_vector(pdev, i + 1), vp_queue_irq,
-					  0, vp->queues[i].name, vp->queues[i].vq);
+			if (vp->queues[i].vector == VIRTIO_MSI_NO_VECTOR)
+				continue;
+			err = request_irq(pci_irq_vector(pdev, vp->queues[i].vector),
+					  vp_queue_irq, 0, vp->queues[i].name,
+					  vp->queues[i].vq);
 			if (err)
 				goto err_queues;
 		}
@@ -332,7 +347,9 @@ static int vp_request_irqs(struct vp_device *vp)
 
 err_queues:
 	while (i--)
-		free_irq(pci_irq_vector(pdev, i + 1), vp->queues[i].vq);
+		if (vp->queues[i].vector != VIRTIO_MSI_NO_VECTOR)
+			free_irq(pci_irq_vector(pdev, vp->queues[i].vector),
+				 vp->queues[i].vq);
 err_config:
 	free_irq(pci_irq_vector(pdev, 0), vp);
 	return err;
@@ -379,7 +396,7 @@ static int vp_activate_queue(struct vp_device *vp, unsigned int index)
 	struct virtio_pci_common_cfg __iomem *c = vp->common;
 	struct virtio4_queue *vq = vp->queues[index].vq;
 	struct virtio4_ring_layout l;
-	u16 vector = vp_queue_vector(vp, index);
+	u16 vector = vp->queues[index].vector;
 	u64 off;
 
 	virtio4_ring_layout(vq, &l);
@@ -477,7 +494,7 @@ static int vp_find_vqs_mode(struct vp_device *vp, unsigned int nvqs,
 			    struct irq_affinity *spread, enum vp_irq_mode best)
 {
 	struct virtio4_device *vdev = &vp->vdev;
-	unsigned int i;
+	unsigned int i, with_callback = 0;
 	int err;
 
 	vp->queues = kcalloc(nvqs, sizeof(*vp->queues), GFP_KERNEL);
@@ -485,9 +502,12 @@ static int vp_find_vqs_mode(struct vp_device *vp, unsigned int nvqs,
 		return -ENOMEM;
 	vp->nvqs = nvqs;
 	vp->storm.count = 0;
-	err = vp_alloc_vectors(vp, nvqs, spread, best);
+	for (i = 0; i < nvqs; i++)
+		with_callback += !!callbacks[i];
+	err = vp_alloc_vectors(vp, with_callback, spread, best);
 	if (err)
 		goto err_queues;
+	vp_assign_vectors(vp, callbacks);
 	if (vp->mode != VP_IRQ_INTX) {
 		iowrite16(0, &vp->common->msix_config);
 		if (ioread16(&vp->common->msix_config) != 0) {
@@ -562,9 +582,10 @@ static const struct cpumask *vp_get_vq_affinity(struct virtio4_device *vdev,
 {
 	struct vp_device *vp = to_vp(vdev);
 
-	if (vp->mode != VP_IRQ_PER_QUEUE || index >= vp->nvqs)
+	if (vp->mode != VP_IRQ_PER_QUEUE || index >= vp->nvqs ||
+	    vp->queues[index].vector == VIRTIO_MSI_NO_VECTOR)
 		return NULL;
-	return pci_irq_get_affinity(vp->pdev, index + 1);
+	return pci_irq_get_affinity(vp->pdev, vp->queues[index].vector);
 }
 
 /*
@@ -579,13 +600,14 @@ static int vp_set_vq_affinity(struct virtio4_device *vdev, unsigned int index,
 	struct vp_queue *q;
 	int err;
 
-	if (vp->mode != VP_IRQ_PER_QUEUE || vp->managed || index >= vp->nvqs)
+	if (vp->mode != VP_IRQ_PER_QUEUE || vp->managed || index >= vp->nvqs ||
+	    vp->queues[index].vector == VIRTIO_MSI_NO_VECTOR)
 		return 0;
 	q = &vp->queues[index];
 	if (!mask) {
 		if (!q->hint)
 			return 0;
-		err = irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, index + 1), NULL);
+		err = irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, q->vector), NULL);
 		kfree(q->hint);		/* /proc/irq no longer shows it */
 		q->hint = NULL;
 		return err;
@@ -596,7 +618,7 @@ static int vp_set_vq_affinity(struct virtio4_device *vdev, unsigned int index,
 			return -ENOMEM;
 	}
 	cpumask_copy(q->hint, mask);
-	return irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, index + 1), q->hint);
+	return irq_set_affinity_and_hint(pci_irq_vector(vp->pdev, q->vector), q->hint);
 }
 
 static const struct virtio4_config_ops vp_config_ops = {

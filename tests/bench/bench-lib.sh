@@ -96,7 +96,8 @@ kicks_of() {
 	esac
 }
 
-# The fio jobs of the block benchmarks: name and fio arguments.
+# The fio jobs of the block benchmarks: name and fio arguments (libaio unless they name an
+# engine); a profile may set its own after sourcing this file.
 JOBS="randread-4k-qd1:--rw=randread:--bs=4k:--iodepth=1
 randread-4k-qd32:--rw=randread:--bs=4k:--iodepth=32
 randwrite-4k-qd32:--rw=randwrite:--bs=4k:--iodepth=32
@@ -112,7 +113,7 @@ run_job() {
 	args=$(echo "${job#*:}" | tr ':' ' ')
 	disk=$(disk_of "$slot")
 	k0=$(kicks_of "$slot") i0=$(irqs_of "$slot")
-	fio --name="$name" --filename="/dev/$disk" $args --ioengine=libaio --direct=1 \
+	fio --name="$name" --filename="/dev/$disk" --ioengine=libaio $args --direct=1 \
 		--time_based --runtime="$RUNTIME" --size=256M --lat_percentiles=1 \
 		--output-format=json --output=/tmp/fio.json >/dev/null 2>&1 || fail "fio $name on $disk"
 	k1=$(kicks_of "$slot") i1=$(irqs_of "$slot")
@@ -136,11 +137,12 @@ side_order() {
 # "again": the A/A noise control, again/linux). "ours" and "again" run on the same disk and
 # "linux" on the other, and the disks swap these roles every other round, so that a difference
 # between the two devices cancels out; the order of the three sides rotates from round to
-# round, so that drift does too.
+# round, so that drift does too. BLK_OPTIONS: parameters given to both block drivers
+# (poll_queues=1).
 blk_rounds() {
 	local bench=$1 round a b
-	modprobe virtio_pci && modprobe virtio_blk && modprobe virtio4_pci && modprobe virtio4_blk ||
-		fail "loading the drivers"
+	modprobe virtio_pci && modprobe virtio_blk ${BLK_OPTIONS:-} && modprobe virtio4_pci &&
+		modprobe virtio4_blk ${BLK_OPTIONS:-} || fail "loading the drivers"
 	linux_kicks_setup
 	echo "bench $bench: $ROUNDS rounds of ${RUNTIME}s runs, $(echo "$JOBS" | wc -l) jobs, 3 sides each"
 	for round in $(seq "$ROUNDS"); do

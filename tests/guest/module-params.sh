@@ -21,6 +21,7 @@ expect_refused virtio4_pci queue_size_max=100 "queue_size_max=100 is not a power
 expect_refused virtio4_pci irq_mode=3 "irq_mode=3 is not 0, 1 or 2"
 expect_refused virtio4_blk max_segments=2000 "max_segments=2000 is above 1024"
 expect_refused virtio4_blk irq_batch_us=1001 "irq_batch_us=1001 is above 1000"
+expect_refused virtio4_blk poll_queues=17 "poll_queues=17 is above 16"
 expect_refused virtio4_blk io_timeout=0 "io_timeout=0 is outside 1..3600 seconds"
 rmmod virtio4 || fail "rmmod virtio4"
 

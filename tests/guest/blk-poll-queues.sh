@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0
+# Polled request queues (virtio4_blk poll_queues=1). The device, in its own iothread so that
+# completions arrive while the guest runs, has two queues: the second has no callback and no
+# interrupt vector, and blk-mq sends polled I/O there. fio's io_uring with --hipri
+# (IORING_SETUP_IOPOLL) writes and verifies through it at depths 1 and 16 from both CPUs, then
+# plain (interrupt-driven) I/O runs beside polled I/O. Passes when the disk says it polls
+# (queue/io_poll), its hardware queue 1 is of type poll, the device has interrupts for its
+# configuration and queue 0 only, fio finishes in time with no verify error, the polled queue
+# took the polled requests (kicks) with no interrupt, and the disk unbinds and binds again
+# straight after polled I/O with the data intact. A polled completion never collected leaves
+# fio waiting until its timeout; one that went to an interrupt shows in the counts.
+# kernels: debug stock
+# rings: split packed
+# timeout: 240
+# setup: truncate -s 64M disk.img
+# qemu: -object iothread,id=io0 -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe,aio=threads -device virtio-blk-pci,drive=d0,iothread=io0,num-queues=2
+. /tests/lib.sh
+
+# ring_field QUEUE FIELD: FIELD of request queue QUEUE's ring (debugfs).
+ring_field() {
+	awk -v f="$2" '$1 == f { print $2 }' "/sys/kernel/debug/virtio4/$vdev/$vdev-$1"
+}
+
+# fio_verify NAME DEPTH ENGINE-OPTIONS...: write and verify 16 MiB a job from both CPUs.
+fio_verify() {
+	local name=$1 depth=$2 out
+	shift 2
+	out=$(timeout 100 fio --name="$name" --filename=/dev/v4blk0 --size=16M --rw=randwrite \
+		--bsrange=4k-64k --iodepth="$depth" --numjobs=2 --offset_increment=16M \
+		--cpus_allowed=0,1 --cpus_allowed_policy=split --direct=1 --verify=crc32c \
+		--verify_fatal=1 --do_verify=1 --randrepeat=0 --group_reporting \
+		--output-format=terse --terse-version=3 "$@" 2>&1) ||
+		fail "fio $name did not finish (exit $?): $(echo "$out" | tail -n 3)"
+	expect_eq "fio $name error" 0 "$(echo "$out" | tail -n 1 | cut -d';' -f5)"
+	echo "ok: fio $name: $(echo "$out" | tail -n 1 | cut -d';' -f47) KiB written and verified"
+}
+
+load_transport
+modprobe virtio4_blk poll_queues=1 || fail "modprobe virtio4_blk poll_queues=1"
+wait_for_disk v4blk0
+vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+expect_eq "queue/io_poll" 1 "$(cat /sys/block/v4blk0/queue/io_poll)"
+expect_eq "hardware queue 0's type" default "$(cat /sys/kernel/debug/block/v4blk0/hctx0/type)"
+expect_eq "hardware queue 1's type" poll "$(cat /sys/kernel/debug/block/v4blk0/hctx1/type)"
+expect_eq "interrupts of the polled queue" "" "$(grep -o "$vdev-polled[^ ]*" /proc/interrupts)"
+expect_eq "interrupts of the device" "$vdev $vdev-requests.0" "$(awk -v v="$vdev" \
+	'$NF == v || index($NF, v "-") == 1 { print $NF }' /proc/interrupts | sort | paste -sd ' ')"
+
+kicks0=$(ring_field polled.1 kicks)
+fio_verify polled-depth1 1 --ioengine=io_uring --hipri=1
+fio_verify polled-depth16 16 --ioengine=io_uring --hipri=1 --iodepth_batch_submit=8
+kicks=$(ring_field polled.1 kicks)
+[ "$kicks" -gt "$kicks0" ] || fail "the polled queue took no request (kicks $kicks0 -> $kicks)"
+expect_eq "interrupts on the polled queue" 0 "$(ring_field polled.1 interrupts)"
+expect_eq "polled queue in flight" 0 "$(ring_field polled.1 in_flight)"
+echo "ok: the polled queue took the polled I/O: $((kicks - kicks0)) kicks, no interrupt"
+
+# Interrupt-driven I/O (both CPUs, the disk's first 32 MiB) and polled I/O (the next 16 MiB)
+# at once.
+irq0=$(ring_field requests.0 interrupts)
+fio_verify irq-beside-polled 8 --ioengine=libaio &
+irq_fio=$!
+fio_verify polled-beside-irq 8 --ioengine=io_uring --hipri=1 --offset=32M --numjobs=1
+wait "$irq_fio" || fail "the interrupt-driven fio beside polled I/O"
+[ "$(ring_field requests.0 interrupts)" -gt "$irq0" ] ||
+	fail "queue 0 took no interrupt for the interrupt-driven I/O"
+expect_eq "interrupts on the polled queue after both" 0 "$(ring_field polled.1 interrupts)"
+for f in /sys/kernel/debug/virtio4/"$vdev"/"$vdev"-*.*; do
+	expect_eq "$(basename "$f") broken" "broken 0" "$(grep '^broken' "$f")"
+done
+expect_eq "requests in flight after the runs" "0 0" \
+	"$(tr -s ' ' </sys/block/v4blk0/inflight | sed 's/^ //')"
+
+# Unbind straight after polled I/O; then bind again and read the pattern back.
+printf 'poll-queue-pattern' | dd of=/dev/v4blk0 bs=512 seek=100 conv=sync,fsync 2>/dev/null ||
+	fail "writing the pattern"
+for i in 1 2 3; do
+	fio --name=burst --filename=/dev/v4blk0 --size=8M --offset=8M --rw=randread --bs=4k \
+		--ioengine=io_uring --hipri=1 --iodepth=16 --direct=1 --runtime=1 --time_based \
+		--output-format=terse >/dev/null 2>&1 || fail "polled fio burst $i"
+	echo "$vdev" >/sys/bus/virtio4/drivers/virtio4_blk/unbind || fail "unbind $i"
+	echo "$vdev" >/sys/bus/virtio4/drivers/virtio4_blk/bind || fail "bind $i"
+	wait_for_disk v4blk0
+done
+expect_eq "pattern after 3 unbinds" poll-queue-pattern \
+	"$(dd if=/dev/v4blk0 bs=512 skip=100 count=1 2>/dev/null | head -c 18)"
+echo "ok: 3 unbinds straight after polled I/O, the data intact"
