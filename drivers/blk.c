@@ -464,7 +464,11 @@ static enum blk_eh_timer_return v4blk_timeout(struct request *req)
 	unsigned long completed;
 
 	if (v4blk_poll(q, req)) {
-		dev_warn_ratelimited(&blk->vdev->dev, "a request's interrupt was missed: completed by polling\n");
+		if (q->polled)
+			dev_warn_ratelimited(&blk->vdev->dev, "a polled request was not collected by its task for %u ms: completed now\n",
+					     jiffies_to_msecs(req->q->rq_timeout));
+		else
+			dev_warn_ratelimited(&blk->vdev->dev, "a request's interrupt was missed: completed by polling\n");
 		return BLK_EH_DONE;
 	}
 	completed = READ_ONCE(q->completed);
@@ -875,12 +879,12 @@ static unsigned int v4blk_count_queues(struct v4blk *blk)
 /* How many of @n request queues to poll: poll_queues, leaving one with interrupts. */
 static unsigned int v4blk_count_polled(struct v4blk *blk, unsigned int n)
 {
-	if (poll_queues && n < 2) {
-		dev_info(&blk->vdev->dev, "one request queue: none polled (poll_queues=%u)\n",
-			 poll_queues);
-		return 0;
-	}
-	return min(poll_queues, n - 1);
+	unsigned int polled = n > 1 ? min(poll_queues, n - 1) : 0;
+
+	if (polled < poll_queues)
+		dev_info(&blk->vdev->dev, "poll_queues=%u: %u of %u request queue(s) polled, one keeps interrupts\n",
+			 poll_queues, polled, n);
+	return polled;
 }
 
 static int v4blk_init_vqs(struct v4blk *blk)

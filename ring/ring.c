@@ -418,11 +418,8 @@ static irqreturn_t ring_interrupt(struct virtio4_queue *vq, bool own)
 	struct ring *r = to_ring(vq);
 	bool more;
 
-	/*
-	 * Before DRIVER_OK the driver's state may not be set up; a queue
-	 * without a callback is polled, and takes no interrupt: not ours.
-	 */
-	if (unlikely(!virtio4_is_ready(r->vdev) || !vq->cb))
+	/* Before DRIVER_OK the driver's state may not be set up: not ours. */
+	if (unlikely(!virtio4_is_ready(r->vdev)))
 		return IRQ_NONE;
 	more = r->is_packed ? ring_packed_more_used(r) : ring_more_used(r);
 	if (unlikely(!more || READ_ONCE(vq->broken))) {
@@ -573,7 +570,9 @@ DEFINE_SHOW_ATTRIBUTE(ring_debugfs);
  * @notify: the transport's kick.
  * @notify_data: passed to @notify (the queue's priv is the driver's).
  * @callback: the driver's callback, or NULL for a queue the driver polls:
- *	its callbacks are off from the start and restart() is never called.
+ *	its callbacks are off from the start (the driver never restarts them);
+ *	an interrupt that finds buffers used on it anyway is claimed and
+ *	counted, with nothing to call.
  * @name: the queue's name in logs.
  *
  * The ring is packed when VIRTIO_F_RING_PACKED is negotiated in

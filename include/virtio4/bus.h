@@ -57,7 +57,8 @@ typedef bool virtio4_callback_t(struct virtio4_queue *vq);
  * @find_vqs: create @nvqs queues, calling @callbacks[i] when queue i has used
  *	buffers. Stores them in @vqs. Returns 0 or -errno (nothing created).
  *	A NULL callback makes a queue the driver polls: it takes no interrupt
- *	(and needs no interrupt vector of its own).
+ *	(and needs no interrupt vector of its own); such queues come after
+ *	those with callbacks (@spread's pre_vectors counts from the first).
  *	@spread, when not NULL, asks for the queues' interrupts to be spread
  *	over the CPUs (managed affinity; the first @spread->pre_vectors
  *	queues are left out); a transport without per-queue interrupts

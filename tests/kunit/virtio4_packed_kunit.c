@@ -519,6 +519,41 @@ static void used_flag_with_nothing_offered_breaks(struct kunit *test)
 	expect_broken(test);
 }
 
+/*
+ * A queue without a callback is polled: its driver area says DISABLE from
+ * the start, with or without EVENT_IDX, and get_buf() never moves it.
+ */
+static void polled_queue_disables_driver_area(struct kunit *test)
+{
+	static const u64 features[] = { BIT_ULL(VIRTIO_RING_F_EVENT_IDX), 0 };
+	struct pt *pt = test->priv;
+	struct virtio4_queue *vq;
+	unsigned int len, i;
+
+	for (i = 0; i < ARRAY_SIZE(features); i++) {
+		virtio4_ring_del(pt->vq);
+		pt->vdev.features = features[i] | BIT_ULL(VIRTIO_F_RING_PACKED);
+		vq = virtio4_ring_new(&pt->vdev, pt->dma_dev, 0, PT_NUM, pt_notify,
+				      pt, NULL, "kunit-polled");
+		pt->vq = IS_ERR(vq) ? NULL : vq;
+		KUNIT_ASSERT_NOT_NULL(test, pt->vq);
+		pt->vq->priv = pt;
+		virtio4_ring_test_packed_view(pt->vq, &pt->v);
+		pt->dev_next = PT_WRAP;
+		pt->dev_used = PT_WRAP;
+		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->flags),
+				VRING_PACKED_EVENT_FLAG_DISABLE);
+		KUNIT_ASSERT_EQ(test, pt_add(pt, 1, 8, 8), 0);
+		dev_complete(pt, dev_take(pt), 0);
+		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)1UL);
+		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->flags),
+				VRING_PACKED_EVENT_FLAG_DISABLE);
+		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap),
+				features[i] ? PT_WRAP : 0);
+	}
+	KUNIT_EXPECT_EQ(test, pt->callbacks, 0U);
+}
+
 /* A packed ring may have any size up to 32768; 0 and more are refused. */
 static void queue_sizes(struct kunit *test)
 {
@@ -560,6 +595,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(duplicate_completion_breaks),
 	KUNIT_CASE(used_flag_with_nothing_offered_breaks),
 	KUNIT_CASE(queue_sizes),
+	KUNIT_CASE(polled_queue_disables_driver_area),
 	{}
 };
 

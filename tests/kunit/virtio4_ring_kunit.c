@@ -441,6 +441,55 @@ static void transport_break_tells_driver_once(struct kunit *test)
 	expect_broken(test);
 }
 
+/* A ring made without a callback (a polled queue), with @features. */
+static void rt_new_polled(struct kunit *test, u64 features)
+{
+	struct rt *rt = test->priv;
+	struct virtio4_queue *vq;
+
+	virtio4_ring_del(rt->vq);
+	rt->vdev.features = features;
+	vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 0, RT_NUM, rt_notify,
+			      rt, NULL, "kunit-polled");
+	rt->vq = IS_ERR(vq) ? NULL : vq;
+	KUNIT_ASSERT_NOT_NULL(test, rt->vq);
+	rt->vq->priv = rt;
+	virtio4_ring_test_view(rt->vq, &rt->v);
+}
+
+/*
+ * A queue without a callback is polled: with EVENT_IDX, get_buf() never
+ * moves used_event to ask for the next interrupt; an interrupt that finds a
+ * buffer used anyway is claimed and counted, with nothing to call; without
+ * EVENT_IDX, the ring asks for no interrupt from the start.
+ */
+static void polled_queue_asks_for_no_interrupt(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	__le16 *used_event;
+	unsigned long t;
+	unsigned int len;
+
+	rt_new_polled(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+	used_event = &rt->v.avail->ring[RT_NUM];
+	for (t = 1; t <= 3; t++) {
+		KUNIT_ASSERT_EQ(test, rt_add(rt, t, 8, 8), 0);
+		rt->vq->ops->sync(rt->vq);
+		dev_push(rt, dev_pop(rt), 8);
+		if (t < 3)
+			KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)t);
+	}
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 0U);
+	KUNIT_EXPECT_EQ(test, virtio4_ring_interrupt(rt->vq), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, rt->vq->interrupts, 1ULL);
+	KUNIT_EXPECT_EQ(test, rt->callbacks, 0U);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)3UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 0U);
+
+	rt_new_polled(test, 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.avail->flags), VRING_AVAIL_F_NO_INTERRUPT);
+}
+
 /* Queue sizes a device may offer that no split ring can have. */
 static void bad_queue_sizes_refused(struct kunit *test)
 {
@@ -478,6 +527,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(used_buffer_or_shared_vector_is_no_storm),
 	KUNIT_CASE(transport_break_tells_driver_once),
 	KUNIT_CASE(bad_queue_sizes_refused),
+	KUNIT_CASE(polled_queue_asks_for_no_interrupt),
 	{}
 };
 
