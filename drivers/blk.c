@@ -147,6 +147,7 @@ struct v4blk_req {
 	unsigned long progress;	/* queue's completions when found late */
 	bool late;		/* timed out once, waiting for a sign of life */
 	u8 status;
+	u16 out_num, in_num;	/* the buffer's out and in elements */
 	struct sg_table sg_table;	/* header, data..., status */
 	struct scatterlist sg[V4BLK_INLINE_SG];	/* its first entries */
 };
@@ -534,10 +535,9 @@ static int v4blk_setup_hdr(struct request *req, struct v4blk_req *br)
  * Build header, data and status into br->sg_table: the request's inline
  * entries when they are enough, else a chained table from the kernel's
  * scatterlist pool (freed by v4blk_unmap()). Returns 0 with the element
- * counts, or -ENOMEM.
+ * counts in @br, or -ENOMEM.
  */
-static int v4blk_map(struct request *req, struct v4blk_req *br, u32 type,
-		     unsigned int *out, unsigned int *in)
+static int v4blk_map(struct request *req, struct v4blk_req *br, u32 type)
 {
 	bool range = type == VIRTIO_BLK_T_DISCARD || type == VIRTIO_BLK_T_WRITE_ZEROES;
 	unsigned int n = range ? 1 : blk_rq_nr_phys_segments(req);
@@ -559,13 +559,32 @@ static int v4blk_map(struct request *req, struct v4blk_req *br, u32 type,
 	sg_set_buf(last, &br->status, sizeof(br->status));
 	sg_mark_end(last);
 	if (type == VIRTIO_BLK_T_IN || type == VIRTIO_BLK_T_GET_ID) {
-		*out = 1;
-		*in = n + 1;
+		br->out_num = 1;
+		br->in_num = n + 1;
 	} else {
-		*out = n + 1;
-		*in = 1;
+		br->out_num = n + 1;
+		br->in_num = 1;
 	}
 	return 0;
+}
+
+/* Make @req a buffer and start it; anything but BLK_STS_OK leaves it unstarted. */
+static blk_status_t v4blk_prep(struct v4blk *blk, struct request *req)
+{
+	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
+	int type;
+
+	if (unlikely(READ_ONCE(blk->dead)))
+		return BLK_STS_IOERR;
+	type = v4blk_setup_hdr(req, br);
+	if (type < 0)
+		return BLK_STS_NOTSUPP;
+	if (v4blk_map(req, br, type))
+		return BLK_STS_RESOURCE;	/* blk-mq tries again soon */
+	blk_mq_start_request(req);
+	if (type == VIRTIO_BLK_T_FLUSH)
+		atomic64_inc(&blk->flushes);
+	return BLK_STS_OK;
 }
 
 static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
@@ -576,24 +595,17 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	struct v4blk_req *br = blk_mq_rq_to_pdu(req);
 	struct v4blk_queue *q = &blk->queues[hctx->queue_num];
 	struct virtio4_queue *vq = q->vq;
-	unsigned int out, in;
+	blk_status_t status;
 	unsigned long flags;
 	bool stopped;
-	int type, err;
+	int err;
 
-	if (unlikely(READ_ONCE(blk->dead)))
-		return BLK_STS_IOERR;
-	type = v4blk_setup_hdr(req, br);
-	if (type < 0)
-		return BLK_STS_NOTSUPP;
-	if (v4blk_map(req, br, type, &out, &in))
-		return BLK_STS_RESOURCE;	/* blk-mq tries again soon */
-	blk_mq_start_request(req);
-	if (type == VIRTIO_BLK_T_FLUSH)
-		atomic64_inc(&blk->flushes);
+	status = v4blk_prep(blk, req);
+	if (status != BLK_STS_OK)
+		return status;
 
 	spin_lock_irqsave(&q->lock, flags);
-	err = vq->ops->add_buf(vq, br->sg_table.sgl, out, in, req);
+	err = vq->ops->add_buf(vq, br->sg_table.sgl, br->out_num, br->in_num, req);
 	/*
 	 * A full ring: stop until v4blk_done() frees room, which it will, as
 	 * buffers are in flight. Stopped before unlocking, so that the
@@ -621,6 +633,66 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	default:
 		return BLK_STS_IOERR;
 	}
+}
+
+/*
+ * One hardware queue's run of prepared requests (the list @run, linked by
+ * rq_next; emptied) added under one lock and made visible with one sync. A request the ring takes
+ * no more (full, or broken) goes back to blk-mq, which issues it again on
+ * its own (v4blk_queue_rq() then stops the queue, or fails it).
+ */
+static void v4blk_add_run(struct v4blk_queue *q, struct request **run)
+{
+	struct virtio4_queue *vq = q->vq;
+	struct v4blk_req *br;
+	struct request *req;
+	unsigned long flags;
+
+	spin_lock_irqsave(&q->lock, flags);
+	while ((req = rq_list_pop(run))) {
+		br = blk_mq_rq_to_pdu(req);
+		if (vq->ops->add_buf(vq, br->sg_table.sgl, br->out_num, br->in_num, req)) {
+			v4blk_unmap(br);
+			blk_mq_requeue_request(req, true);
+		}
+	}
+	vq->ops->sync(vq);
+	spin_unlock_irqrestore(&q->lock, flags);
+	if (unlikely(READ_ONCE(vq->broken)))
+		schedule_work(&q->blk->broken_work);
+}
+
+/*
+ * blk-mq's .queue_rqs: a plug's requests, all of one disk, in runs of one
+ * hardware queue each, every run added by v4blk_add_run(). A request that
+ * cannot be prepared is left in @rqlist, unstarted, for blk-mq to issue
+ * through v4blk_queue_rq().
+ */
+static void v4blk_queue_rqs(struct request **rqlist)
+{
+	struct request *left = NULL, **left_tail = &left;
+	struct request *run = NULL, **run_tail = &run;
+	struct blk_mq_hw_ctx *hctx = NULL;
+	struct request *req;
+	struct v4blk *blk;
+
+	while ((req = rq_list_pop(rqlist))) {
+		blk = req->q->queuedata;
+		if (run && req->mq_hctx != hctx) {
+			v4blk_add_run(&blk->queues[hctx->queue_num], &run);
+			run_tail = &run;
+		}
+		hctx = req->mq_hctx;
+		/* What dispatch does when it gives a request its driver tag. */
+		hctx->tags->rqs[req->tag] = req;
+		if (v4blk_prep(blk, req) == BLK_STS_OK)
+			rq_list_add_tail(&run_tail, req);
+		else
+			rq_list_add_tail(&left_tail, req);
+	}
+	if (run)
+		v4blk_add_run(&blk->queues[hctx->queue_num], &run);
+	*rqlist = left;
 }
 
 static void v4blk_commit_rqs(struct blk_mq_hw_ctx *hctx)
@@ -678,6 +750,7 @@ static void v4blk_map_queues(struct blk_mq_tag_set *set)
 
 static const struct blk_mq_ops v4blk_mq_ops = {
 	.queue_rq	= v4blk_queue_rq,
+	.queue_rqs	= v4blk_queue_rqs,
 	.commit_rqs	= v4blk_commit_rqs,
 	.complete	= v4blk_complete,
 	.timeout	= v4blk_timeout,

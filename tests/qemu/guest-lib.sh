@@ -99,6 +99,23 @@ wait_for() {
 	fail "$1 did not appear"
 }
 
+# blk_idle WHEN: /dev/v4blk0 has no request in flight, no hardware queue stopped (blk-mq's
+# debugfs) and no ring broken (ours), WHEN (said in the failure).
+blk_idle() {
+	local vdev f s
+	vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+	expect_eq "requests in flight $1" "0 0" \
+		"$(tr -s ' ' </sys/block/v4blk0/inflight | sed 's/^ //')"
+	for s in /sys/kernel/debug/block/v4blk0/hctx*/state; do
+		[ -e "$s" ] || fail "no hardware queue of v4blk0 in debugfs"
+		grep -q STOPPED "$s" && fail "$s: hardware queue left stopped $1"
+	done
+	for f in /sys/kernel/debug/virtio4/"$vdev"/"$vdev"-*.*; do
+		expect_eq "$(basename "$f") broken $1" "broken 0" "$(grep '^broken' "$f")"
+	done
+	echo "ok: nothing in flight, no queue stopped or broken $1"
+}
+
 # wait_for_disk NAME [TENTHS]: wait until /dev/NAME and its queue's sysfs attributes exist (the
 # disk's node appears before the block layer registers its queue).
 wait_for_disk() {
