@@ -582,8 +582,6 @@ static blk_status_t v4blk_prep(struct v4blk *blk, struct request *req)
 	if (v4blk_map(req, br, type))
 		return BLK_STS_RESOURCE;	/* blk-mq tries again soon */
 	blk_mq_start_request(req);
-	if (type == VIRTIO_BLK_T_FLUSH)
-		atomic64_inc(&blk->flushes);
 	return BLK_STS_OK;
 }
 
@@ -619,8 +617,12 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 	spin_unlock_irqrestore(&q->lock, flags);
 	if (unlikely(READ_ONCE(vq->broken)))
 		schedule_work(&blk->broken_work);
-	if (likely(!err))
+	if (likely(!err)) {
+		/* Counted once sent: a request the ring was full for comes again. */
+		if (req_op(req) == REQ_OP_FLUSH)
+			atomic64_inc(&blk->flushes);
 		return BLK_STS_OK;
+	}
 	v4blk_unmap(br);
 	switch (err) {
 	case -ENOSPC:
@@ -637,9 +639,10 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 /*
  * One hardware queue's run of prepared requests (the list @run, linked by
- * rq_next; emptied) added under one lock and made visible with one sync. A request the ring takes
- * no more (full, or broken) goes back to blk-mq, which issues it again on
- * its own (v4blk_queue_rq() then stops the queue, or fails it).
+ * rq_next; emptied) added under one lock and made visible with one sync.
+ * A request the ring takes no more (full, or broken) goes back to blk-mq,
+ * which issues it again on its own (v4blk_queue_rq() then stops the
+ * queue, or fails it). No flush comes here: blk-mq never plugs one.
  */
 static void v4blk_add_run(struct v4blk_queue *q, struct request **run)
 {
@@ -677,12 +680,12 @@ static void v4blk_queue_rqs(struct request **rqlist)
 	struct v4blk *blk;
 
 	while ((req = rq_list_pop(rqlist))) {
-		blk = req->q->queuedata;
 		if (run && req->mq_hctx != hctx) {
 			v4blk_add_run(&blk->queues[hctx->queue_num], &run);
 			run_tail = &run;
 		}
 		hctx = req->mq_hctx;
+		blk = hctx->queue->queuedata;
 		/* What dispatch does when it gives a request its driver tag. */
 		hctx->tags->rqs[req->tag] = req;
 		if (v4blk_prep(blk, req) == BLK_STS_OK)
