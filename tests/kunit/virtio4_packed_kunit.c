@@ -57,18 +57,26 @@ static bool pt_callback(struct virtio4_queue *vq)
 	return true;
 }
 
-static void pt_new(struct kunit *test, u64 features)
+/* The test's packed ring, with @features and @callback (NULL: a polled queue). */
+static void pt_new_cb(struct kunit *test, u64 features, virtio4_callback_t *callback)
 {
 	struct pt *pt = test->priv;
+	struct virtio4_queue *vq;
 
 	pt->vdev.features = features | BIT_ULL(VIRTIO_F_RING_PACKED);
-	pt->vq = virtio4_ring_new(&pt->vdev, pt->dma_dev, 0, PT_NUM, pt_notify,
-				  pt, pt_callback, "kunit");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(pt->vq));
+	vq = virtio4_ring_new(&pt->vdev, pt->dma_dev, 0, PT_NUM, pt_notify,
+			      pt, callback, "kunit");
+	pt->vq = IS_ERR(vq) ? NULL : vq;
+	KUNIT_ASSERT_NOT_NULL(test, pt->vq);
 	pt->vq->priv = pt;
 	virtio4_ring_test_packed_view(pt->vq, &pt->v);
 	pt->dev_next = PT_WRAP;
 	pt->dev_used = PT_WRAP;
+}
+
+static void pt_new(struct kunit *test, u64 features)
+{
+	pt_new_cb(test, features, pt_callback);
 }
 
 static int pt_init(struct kunit *test)
@@ -527,20 +535,11 @@ static void polled_queue_disables_driver_area(struct kunit *test)
 {
 	static const u64 features[] = { BIT_ULL(VIRTIO_RING_F_EVENT_IDX), 0 };
 	struct pt *pt = test->priv;
-	struct virtio4_queue *vq;
 	unsigned int len, i;
 
 	for (i = 0; i < ARRAY_SIZE(features); i++) {
 		virtio4_ring_del(pt->vq);
-		pt->vdev.features = features[i] | BIT_ULL(VIRTIO_F_RING_PACKED);
-		vq = virtio4_ring_new(&pt->vdev, pt->dma_dev, 0, PT_NUM, pt_notify,
-				      pt, NULL, "kunit-polled");
-		pt->vq = IS_ERR(vq) ? NULL : vq;
-		KUNIT_ASSERT_NOT_NULL(test, pt->vq);
-		pt->vq->priv = pt;
-		virtio4_ring_test_packed_view(pt->vq, &pt->v);
-		pt->dev_next = PT_WRAP;
-		pt->dev_used = PT_WRAP;
+		pt_new_cb(test, features[i], NULL);
 		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->flags),
 				VRING_PACKED_EVENT_FLAG_DISABLE);
 		KUNIT_ASSERT_EQ(test, pt_add(pt, 1, 8, 8), 0);

@@ -50,16 +50,24 @@ static bool rt_callback(struct virtio4_queue *vq)
 	return rt->cb_result;
 }
 
-static void rt_new(struct kunit *test, u64 features)
+/* The test's ring, with @features and @callback (NULL: a polled queue). */
+static void rt_new_cb(struct kunit *test, u64 features, virtio4_callback_t *callback)
 {
 	struct rt *rt = test->priv;
+	struct virtio4_queue *vq;
 
 	rt->vdev.features = features;
-	rt->vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 0, RT_NUM, rt_notify,
-				  rt, rt_callback, "kunit");
-	KUNIT_ASSERT_FALSE(test, IS_ERR(rt->vq));
+	vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 0, RT_NUM, rt_notify,
+			      rt, callback, "kunit");
+	rt->vq = IS_ERR(vq) ? NULL : vq;
+	KUNIT_ASSERT_NOT_NULL(test, rt->vq);
 	rt->vq->priv = rt;
 	virtio4_ring_test_view(rt->vq, &rt->v);
+}
+
+static void rt_new(struct kunit *test, u64 features)
+{
+	rt_new_cb(test, features, rt_callback);
 }
 
 static int rt_init(struct kunit *test)
@@ -441,22 +449,6 @@ static void transport_break_tells_driver_once(struct kunit *test)
 	expect_broken(test);
 }
 
-/* A ring made without a callback (a polled queue), with @features. */
-static void rt_new_polled(struct kunit *test, u64 features)
-{
-	struct rt *rt = test->priv;
-	struct virtio4_queue *vq;
-
-	virtio4_ring_del(rt->vq);
-	rt->vdev.features = features;
-	vq = virtio4_ring_new(&rt->vdev, rt->dma_dev, 0, RT_NUM, rt_notify,
-			      rt, NULL, "kunit-polled");
-	rt->vq = IS_ERR(vq) ? NULL : vq;
-	KUNIT_ASSERT_NOT_NULL(test, rt->vq);
-	rt->vq->priv = rt;
-	virtio4_ring_test_view(rt->vq, &rt->v);
-}
-
 /*
  * A queue without a callback is polled: with EVENT_IDX, get_buf() never
  * moves used_event to ask for the next interrupt; an interrupt that finds a
@@ -470,7 +462,8 @@ static void polled_queue_asks_for_no_interrupt(struct kunit *test)
 	unsigned long t;
 	unsigned int len;
 
-	rt_new_polled(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX));
+	virtio4_ring_del(rt->vq);
+	rt_new_cb(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX), NULL);
 	used_event = &rt->v.avail->ring[RT_NUM];
 	for (t = 1; t <= 3; t++) {
 		KUNIT_ASSERT_EQ(test, rt_add(rt, t, 8, 8), 0);
@@ -486,7 +479,8 @@ static void polled_queue_asks_for_no_interrupt(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)3UL);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 0U);
 
-	rt_new_polled(test, 0);
+	virtio4_ring_del(rt->vq);
+	rt_new_cb(test, 0, NULL);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.avail->flags), VRING_AVAIL_F_NO_INTERRUPT);
 }
 

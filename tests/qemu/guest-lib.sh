@@ -116,6 +116,24 @@ blk_idle() {
 	echo "ok: nothing in flight, no queue stopped or broken $1"
 }
 
+# blk_rebinds_keep_data N UNBIND: writes a pattern to /dev/v4blk0, then N times calls the
+# function UNBIND with the round's number and the disk's virtio4 device (it unbinds the device
+# from virtio4_blk, around whatever I/O the test wants), binds the device again and waits for
+# the disk; the pattern must read back.
+blk_rebinds_keep_data() {
+	local n=$1 unbind=$2 vdev i pattern=v4blk-rebind-pattern
+	vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+	printf '%s' "$pattern" | dd of=/dev/v4blk0 bs=512 seek=100 conv=sync,fsync 2>/dev/null ||
+		fail "writing the pattern"
+	for i in $(seq "$n"); do
+		"$unbind" "$i" "$vdev"
+		echo "$vdev" >/sys/bus/virtio4/drivers/virtio4_blk/bind || fail "bind $i"
+		wait_for_disk v4blk0
+	done
+	expect_eq "pattern after $n unbinds" "$pattern" \
+		"$(dd if=/dev/v4blk0 bs=512 skip=100 count=1 2>/dev/null | head -c ${#pattern})"
+}
+
 # wait_for_disk NAME [TENTHS]: wait until /dev/NAME and its queue's sysfs attributes exist (the
 # disk's node appears before the block layer registers its queue).
 wait_for_disk() {
