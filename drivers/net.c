@@ -239,9 +239,19 @@ static struct sk_buff *v4net_build_skb(struct v4net_rq *rq, void *buf,
 	struct sk_buff *skb;
 
 	if (len < v4net_hdr_len + ETH_HLEN) {
-		if (net_ratelimit())
+		/*
+		 * 0 bytes: a buffer given back unused, as the copying transport
+		 * gives back every posted one when its device host is gone. Said
+		 * once a NIC, so that such an exit does not spend the rate limit
+		 * that the next device's own reports need.
+		 */
+		if (!len) {
+			if (!xchg(&rq->net->said_unused, true))
+				netdev_warn(rq->net->dev, "the device gave receive buffers back unused (0 bytes): dropped\n");
+		} else if (net_ratelimit()) {
 			netdev_warn(rq->net->dev, "received frame of %u bytes is shorter than its headers: dropped\n",
 				    len);
+		}
 		skb_free_frag(buf);
 		v4net_drop(rq, &rq->stats.length_errors);
 		return NULL;

@@ -120,6 +120,8 @@ struct v4net_rss {
  * @mergeable: VIRTIO_NET_F_MRG_RXBUF is negotiated.
  * @rx_len: bytes in one receive buffer.
  * @dead: given up: the link stays down.
+ * @said_unused: a receive buffer given back unused (0 bytes) was logged: once
+ *	a NIC (any receive queue's NAPI may set it).
  * @ctrl_done: completed by @cvq's callback.
  *	(@ctrl_dead and the ctrl counters: under RTNL, one command at a time.)
  * @ctrl_dead: a command went unanswered: no more are sent.
@@ -144,6 +146,7 @@ struct v4net {
 	bool mergeable;
 	unsigned int rx_len;
 	bool dead;
+	bool said_unused;
 	struct completion ctrl_done;
 	bool ctrl_dead;
 	unsigned long ctrl_commands;

@@ -57,7 +57,7 @@ for lie in gso-not-tcp:"claims TCPv4 segmentation of a frame that is not TCP ove
 	eval "\$IP -n ns$OTHER neigh replace 169.254.20.$LIAR lladdr $mac dev \$NIC_$OTHER nud permanent" ||
 		fail "a permanent neighbour entry for the liar ($mode)"
 	before=$(nic_stat $LIAR rx0_header_errors)
-	in_ns ns$OTHER ping -c 5 -W 1 169.254.20.$LIAR >/dev/null 2>&1 &&
+	in_ns ns$OTHER ping -c 5 -i 0.2 -W 1 169.254.20.$LIAR >/dev/null 2>&1 &&
 		fail "pings crossed into a NIC whose device lies ($mode)"
 	errors=$(($(nic_stat $LIAR rx0_header_errors) - before))
 	[ "$errors" -ge 5 ] ||
