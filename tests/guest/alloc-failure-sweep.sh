@@ -2,7 +2,8 @@
 # Allocation failures (fault injection on the debug kernel; /proc/self/fail-nth fails the Nth
 # allocation of the task):
 #   probe:   binding our PCI driver to a disk (INTx, see below) with the Nth allocation failing,
-#            N = 1..100, then every 7th up to the allocations a bind makes (counted first):
+#            N = 1..100, every 16th after, and each of the last 11 of the allocations a bind
+#            makes (counted first):
 #            each succeeds, or fails with an error only if the failure was injected;
 #   submit:  a 64 KiB direct write through our disk (indirect descriptors forced, so each
 #            request allocates its table) with the Nth allocation of the writer failing, armed
@@ -74,11 +75,18 @@ echo $slot >$pci/unbind
 echo "a bind makes $allocs allocations"
 [ "$allocs" -gt 0 ] && [ "$allocs" -lt 100000 ] || fail "counting a bind's allocations"
 # Every one of the first 100 (the transport's, the bus's and the driver's own, and the first of
-# the block layer's), then every 7th: the rest are the block layer's registration of the disk,
-# where any failure takes our driver down the same error path.
+# the block layer's) and of the last 11 (the end of device_add_disk: the partition scan and
+# uevents, and the driver core's bookkeeping of the binds), and every 16th between: those are
+# the block layer's registration of the disk, where any failure takes our driver down the same
+# error path.
 n=0 binds=0 failed=0
 while :; do
-	[ $n -lt 100 ] && next=$((n + 1)) || next=$((n + 7))
+	if [ $n -lt 100 ] || [ $n -ge $((allocs - 10)) ]; then
+		next=$((n + 1))
+	else
+		next=$((n + 16))
+		[ $next -le $((allocs - 10)) ] || next=$((allocs - 10))
+	fi
 	# Past the last, the countdown would outlive the bind and fail the shell's own allocations.
 	[ $next -le $allocs ] || break
 	n=$next

@@ -52,7 +52,7 @@ $IP -n ns2 link set "$NIC_2" address 02:00:00:00:09:02 || fail "a new address on
 expect_device_macs
 # ns1 still sends to the old address (no gratuitous ARP): the device drops those frames.
 dropped=$(($(net_device_stat net0 mac_dropped) + $(net_device_stat net1 mac_dropped)))
-expect_fail "pings to NIC_2's old address" in_ns ns1 ping -c 3 -W 1 169.254.20.2
+expect_fail "pings to NIC_2's old address" in_ns ns1 ping -c 3 -i 0.2 -W 1 169.254.20.2
 expect_eq "frames to NIC_2's old address the device dropped" 1 \
 	$(($(net_device_stat net0 mac_dropped) + $(net_device_stat net1 mac_dropped) > dropped))
 $IP -n ns1 neigh flush all || fail "flushing ns1's neighbours"

@@ -3,7 +3,6 @@
 # Disks, NICs and checks (a fio job per CPU): cpus_and_queues in tests/qemu/guest-lib.sh.
 # kernels: debug
 # smp: 4
-# alone: 4 vCPUs, two more than the host has cores: a neighbour would starve them
 # timeout: 300
 # setup: truncate -s 64M a.img b.img
 # qemu: -drive file=$WORK/a.img,if=none,id=d0,format=raw,cache=unsafe -device virtio-blk-pci,drive=d0,num-queues=2

@@ -15,8 +15,8 @@ serve_net_pair --misbehave short
 rx_length_errors() {
 	$IP netns exec ns$1 cat /sys/class/net/"$(eval echo \$NIC_$1)"/statistics/rx_length_errors
 }
-if in_ns ns1 ping -c 5 -W 1 169.254.20.2 >/dev/null 2>&1 ||
-	in_ns ns2 ping -c 5 -W 1 169.254.20.1 >/dev/null 2>&1; then
+if in_ns ns1 ping -c 5 -i 0.2 -W 1 169.254.20.2 >/dev/null 2>&1 ||
+	in_ns ns2 ping -c 5 -i 0.2 -W 1 169.254.20.1 >/dev/null 2>&1; then
 	fail "pings crossed a NIC that receives only short frames"
 fi
 e1=$(rx_length_errors 1) e2=$(rx_length_errors 2)

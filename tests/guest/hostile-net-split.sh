@@ -15,9 +15,9 @@ serve_net_pair --misbehave split
 ns_ping_count 1 5 -s 56
 ns_ping_count 2 5 -s 56
 # Ten large frames cross the splitting NIC: five requests one way, five replies the other.
-in_ns ns1 ping -c 5 -W 1 -s 1400 169.254.20.2 >/dev/null 2>&1 &&
+in_ns ns1 ping -c 5 -i 0.2 -W 1 -s 1400 169.254.20.2 >/dev/null 2>&1 &&
 	fail "large pings crossed a NIC that splits them over too many buffers"
-in_ns ns2 ping -c 5 -W 1 -s 1400 169.254.20.1 >/dev/null 2>&1 &&
+in_ns ns2 ping -c 5 -i 0.2 -W 1 -s 1400 169.254.20.1 >/dev/null 2>&1 &&
 	fail "large pings crossed a NIC that splits them over too many buffers"
 split=0
 for i in 1 2; do

@@ -1,20 +1,19 @@
 # SPDX-License-Identifier: GPL-2.0
-# The network driver on the ring and interrupt paths it does not take by default, and no
-# memory left behind by any of them. Two of our NICs on one QEMU hub, each in its own network
-# namespace; the second device offers only 2 MSI-X vectors (4 would be a vector per queue), so
-# the PCI transport falls back to one shared vector for its queues. Five set-ups, each loaded,
-# used and unloaded: the defaults, irq_mode=1 (one shared MSI-X vector),
-# irq_mode=2 (INTx: IO-APIC lines that take the interrupts), virtio4 event_idx=0 (flag-based
-# suppression) and virtio4 indirect=0 (no indirect descriptors negotiated; with them, on this
-# backend, which offers no checksum offload and so no scatter-gather, every buffer the NIC
-# posts is a single element anyway, and none would go through a table). Each
-# cycle: 200 pings without loss both ways and 4 MiB over TCP with matching sha256, then the
-# interfaces go down and the modules unload. On the stock kernel the five run four times (20
-# cycles): receive pages come from page_frag_alloc, which kmemleak does not see, so free memory
-# (with the per-CPU page lists, after dropping caches) may not drift by more than 1 MiB between
-# the end of the first round and the end of the last. On the debug kernel (once: its checks
-# are per cycle) KASAN's quarantine of freed memory and kmemleak's own records move free memory
-# by more than that with no leak, and kmemleak checks what the cycles allocated instead.
+# The network driver on the ring and interrupt paths it does not take by default, and no memory left
+# behind by any of them. Two of our NICs on one QEMU hub, each in its own network namespace; the
+# second device offers only 2 MSI-X vectors (4 would be a vector per queue), so the PCI transport
+# falls back to one shared vector for its queues. Five set-ups, each loaded, used and unloaded: the
+# defaults, irq_mode=1 (one shared MSI-X vector), irq_mode=2 (INTx: IO-APIC lines that take the
+# interrupts), virtio4 event_idx=0 (flag-based suppression) and virtio4 indirect=0 (no indirect
+# descriptors negotiated; with them, on this backend, which offers no checksum offload and so no
+# scatter-gather, every buffer the NIC posts is a single element anyway, and none would go through a
+# table). Each cycle: 200 pings without loss both ways and 4 MiB (1 on the debug kernel) over TCP
+# with matching sha256, then the interfaces go down and the modules unload. On the stock kernel the
+# five run four times (20 cycles): receive pages come from page_frag_alloc, which kmemleak does not
+# see, so free memory (with the per-CPU page lists, after dropping caches) may not drift by more
+# than 1 MiB between the end of the first round and the end of the last. On the debug kernel (once:
+# its checks are per cycle) KASAN's quarantine of freed memory and kmemleak's own records move free
+# memory by more than that with no leak, and kmemleak checks what the cycles allocated instead.
 # kernels: debug stock
 # rings: split packed
 # timeout: 600
@@ -67,7 +66,7 @@ cycle() {
 	esac
 	modprobe virtio4_pci && modprobe virtio4_net || fail "loading virtio4_net"
 	nics_in_namespaces
-	ns_traffic
+	ns_traffic "$(by_kernel 4 1)"
 	check_setup "$1"
 	in_ns ns1 busybox ip link set "$NIC_1" down && in_ns ns2 busybox ip link set "$NIC_2" down ||
 		fail "links down"

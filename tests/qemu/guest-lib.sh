@@ -899,13 +899,13 @@ ns_reach() {
 	fail "ns$1 never reached $addr (30 pings)"
 }
 
-# ns_traffic: once ns1 reaches ns2 (see nics_in_namespaces), 100 pings each way at 10 ms
-# without a loss and 4 MiB from ns1 to ns2 over TCP with matching sha256.
+# ns_traffic [MIB]: once ns1 reaches ns2 (see nics_in_namespaces), 100 pings each way at 10 ms
+# without a loss and MIB (default 4) MiB from ns1 to ns2 over TCP with matching sha256.
 ns_traffic() {
 	ns_reach 1
 	ns_ping_count 1 100 -i 0.01
 	ns_ping_count 2 100 -i 0.01
-	ns_transfer 4
+	ns_transfer "${1:-4}"
 }
 
 # cpus_and_queues: the guest's CPU count against its devices' queues and vectors (tests

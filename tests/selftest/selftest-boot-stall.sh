@@ -3,6 +3,6 @@
 # /init, as in a boot stalled under TCG. The runner's boot watchdog must stop it, make the boot
 # again once, and fail the test when that one stalls too.
 # expect-failure: stalled before /init in two boots
-# boot-stall: 8
+# boot-stall: 4
 # qemu: -S
 exit 0
