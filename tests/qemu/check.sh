@@ -151,18 +151,16 @@ shares_boot() {
 }
 
 # placement TEST: where its runs go. "alone": the machine to itself, after the others (its
-# guests' vCPU threads more than the host's two cores, or "# alone: REASON"; a guest with more
-# vCPUs than the host has cores runs them on one thread, see run.sh). "bound": a time bound
-# ("# time-bound: REASON") in a guest that keeps to about one core: one after another, each
-# with at most one other single-guest run beside it, so that it always has a core (measured:
-# 0-1 s where 5-10 s are allowed; blk-backend-stall's 8 s of timers where 13 s are). "pool":
-# the others, JOBS (default 2) at a time.
+# guests' vCPU threads, lib.sh's vcpu_threads, more than the host's two cores, or
+# "# alone: REASON"). "bound": a time bound ("# time-bound: REASON") in a guest that keeps to
+# about one core: one after another, each with at most one other single-guest run beside it,
+# so that it always has a core (measured: 0-1 s where 5-10 s are allowed; blk-backend-stall's
+# 8 s of timers where 13 s are). "pool": the others, JOBS (default 2) at a time.
 placement() {
 	local smp guests
 	smp=$(sed -n 's/^# smp: //p' "$1" | tail -n 1)
 	guests=$(sed -n 's/^# guests: //p' "$1" | tail -n 1)
-	smp=${smp:-2}
-	[ "$smp" -le "$(nproc)" ] || smp=1
+	smp=$(vcpu_threads "${smp:-2}")
 	if grep -q '^# alone: ' "$1" || [ $((${guests:-1} * smp)) -gt 2 ]; then
 		echo alone
 	elif grep -q '^# time-bound: ' "$1"; then

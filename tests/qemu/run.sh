@@ -110,12 +110,9 @@ boots=$(directive boots | tail -n 1)
 boots=${boots:-1}
 smp=$(directive smp | tail -n 1)
 smp=${smp:-2}
-# More vCPUs than cores take one host thread (round-robin TCG), so that such a guest leaves the
-# other core to another run: copy-net-mq's 4 vCPUs took 127 s on one thread where they took
-# 114 s on both cores (4 threads). The vCPUs then run in turn, not at once: tests of races
-# between CPUs keep to 2 vCPUs.
+# More vCPUs than cores take one host thread (lib.sh's vcpu_threads).
 accel=tcg
-[ "$smp" -le "$(nproc)" ] || accel=tcg,thread=single
+[ "$(vcpu_threads "$smp")" = "$smp" ] || accel=tcg,thread=single
 # Memory: a kmemleak scan reads all of it, 0.7 s a scan more at 1G than at 512M on the debug
 # kernel (3.1 s at 512M), and its boot is shorter; stock keeps room for its 256 MiB TCP
 # transfers.
