@@ -6,11 +6,7 @@
 # timeout: 300
 . /tests/lib.sh
 
-kmemleak=/sys/kernel/debug/kmemleak
-if [ -e $kmemleak ]; then
-	# Forget what boot left behind: only leaks of this test count.
-	echo scan >$kmemleak && echo clear >$kmemleak || fail "kmemleak"
-fi
+kmemleak_start
 modprobe virtio4_copy && modprobe virtio4_blk || fail "loading virtio4_copy, virtio4_blk"
 truncate -s 256M /tmp/disk.img
 serve_blk /tmp/disk.img
@@ -31,11 +27,4 @@ echo "ok: a new device host serves the disk again"
 kill "$HOST_PID"
 wait "$HOST_PID" 2>/dev/null || true
 rmmod virtio4_blk && rmmod virtio4_copy || fail "unloading virtio4_blk, virtio4_copy"
-
-if [ -e $kmemleak ]; then
-	echo scan >$kmemleak
-	echo scan >$kmemleak
-	leaks=$(cat $kmemleak)
-	[ -z "$leaks" ] || { echo "$leaks" | head -n 30; fail "kmemleak found leaks"; }
-	echo "ok: kmemleak found nothing"
-fi
+kmemleak_check
