@@ -28,6 +28,10 @@
  * holds, so their pages are kept from reuse (never freed; logged), their
  * requests fail, and whatever the device returns later is dropped.
  *
+ * An interrupt's completions are collected with the queue's callbacks off,
+ * and restart() then asks for the next interrupt once: what the device
+ * completes during a collection raises no interrupt of its own.
+ *
  * With poll_queues, the last request queues have no callback and take no
  * interrupt: blk-mq maps polled I/O (io_uring's IOPOLL, preadv2's
  * RWF_HIPRI) to them, and their completions are collected by the task that
@@ -196,9 +200,9 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 {
 	struct virtio4_queue *vq = q->vq;
 
-	if (!irq_batch_us || q->polled)
-		return true;	/* get_buf() asked for the next completion, or none */
-	if (at_once || q->stopping || vq->num_free == vq->num)
+	if (q->polled)
+		return true;	/* no interrupts */
+	if (!irq_batch_us || at_once || q->stopping || vq->num_free == vq->num)
 		return vq->ops->restart(vq);
 	if (!vq->ops->restart_delayed(vq))
 		return false;
@@ -221,6 +225,14 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 	spin_lock_irqsave(&q->lock, flags);
 	if (expired)
 		q->batch_expiries++;
+	/*
+	 * No interrupt for what completes while this collects: it is collected
+	 * here, or found by v4blk_rearm()'s restart. With callbacks on, each
+	 * get_buf() asks for the next completion, and one that comes during
+	 * the collection raises an interrupt that finds it taken already.
+	 */
+	if (!q->polled)
+		vq->ops->disable(vq);
 	do {
 		v4blk_collect(q);
 	} while (!v4blk_rearm(q, expired) && !READ_ONCE(vq->broken));
