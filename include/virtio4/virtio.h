@@ -42,6 +42,9 @@ struct virtio4_queue;
  *	another CPU), and then returns true, so that the restart stays in
  *	force. A callback that returned false after that hand-over could turn
  *	callbacks off after the restart, with nobody left to turn them on.
+ *	A callback may also turn them off while it collects under the driver's
+ *	lock, and @restart them before it returns, so that what the device
+ *	uses meanwhile raises no interrupt (the block driver).
  * @restart: re-enable callbacks after the callback returned false. Returns
  *	false, leaving callbacks disabled, when used buffers are already
  *	pending: the driver must collect them first and try again.
