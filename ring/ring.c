@@ -15,7 +15,9 @@
  *
  * Locking: as the API says, the driver serialises the operations on one
  * queue. virtio4_ring_interrupt() may run concurrently with them; it only
- * reads the used index and flips the callback flag.
+ * reads the used index and, when the callback returns false, calls
+ * disable(), which the API lets run beside the other operations (it writes
+ * only the callback flag and what asks the device for no interrupt).
  */
 #include <linux/debugfs.h>
 #include <linux/kmemleak.h>
@@ -313,8 +315,17 @@ void *ring_detach_unused(struct virtio4_queue *vq)
 static void ring_disable_callbacks(struct ring *r)
 {
 	WRITE_ONCE(r->callbacks, false);
-	/* With EVENT_IDX, leaving used_event behind is enough. */
-	if (!r->event_idx) {
+	/*
+	 * With EVENT_IDX, used_event one behind last_used: the device's used
+	 * index is past it already and crosses it again only after 65536
+	 * more (the polled queues' one interrupt a lap). Left where it was,
+	 * a mark ahead (restart_delayed's, or one set before the device used
+	 * anything) would still raise an interrupt while the driver collects.
+	 */
+	if (r->event_idx) {
+		WRITE_ONCE(*ring_used_event(r),
+			   cpu_to_le16(READ_ONCE(r->split.last_used) - 1));
+	} else {
 		r->split.avail_flags |= VRING_AVAIL_F_NO_INTERRUPT;
 		WRITE_ONCE(r->split.avail->flags, cpu_to_le16(r->split.avail_flags));
 	}
