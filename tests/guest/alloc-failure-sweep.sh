@@ -106,12 +106,7 @@ echo "ok: probe swept: $binds binds up to allocation $n of $allocs, $failed fail
 echo $slot >$pci/bind || fail "binding without injection"
 wait_for_disk v4blk0
 
-# ring_alloc_failures: indirect-table allocations that failed, over the disk's queues.
-ring_alloc_failures() {
-	cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* |
-		awk '$1 == "alloc_failures" { n += $2 } END { print n + 0 }'
-}
-before=$(ring_alloc_failures)
+before=$(blk_ring_sum alloc_failures)
 # N from 1 while the writer makes an Nth allocation: up to 60, ending after five writes in a
 # row that made fewer than N (measured: the first two inject; 54 more writes found nothing).
 errors=0 injected=0 missed=0 n=0
@@ -145,7 +140,7 @@ for f in failslab fail_page_alloc; do
 	echo 0 >$dbg/$f/probability
 	echo N >$dbg/$f/ignore-gfp-wait
 done
-seen=$(( $(ring_alloc_failures) - before ))
+seen=$(( $(blk_ring_sum alloc_failures) - before ))
 echo "ok: 40 writes with 20% of atomic allocations failing all completed and read back;" \
 	"$seen indirect-table allocations failed in the ring and were retried"
 [ "$seen" -gt 0 ] || fail "no injected failure reached the ring's table allocation"

@@ -42,12 +42,10 @@ fio_batches() {
 # it taken already (before: 11 of 1943 on stock, 9 of 2531 and 13 of 2660 on debug; since:
 # none of 2000 in four runs).
 few_spurious_interrupts() {
-	local vdev counts irqs spurious
-	vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+	local irqs spurious
 	# Each ring's "interrupts" counts those that found buffers used, "spurious" the others.
-	counts=$(awk '$1 == "interrupts" { n += $2 } $1 == "spurious" { s += $2 }
-		END { print n + s, s + 0 }' /sys/kernel/debug/virtio4/"$vdev"/"$vdev"-requests.*)
-	irqs=${counts% *} spurious=${counts#* }
+	spurious=$(blk_ring_sum spurious)
+	irqs=$(($(blk_ring_sum interrupts) + spurious))
 	[ "$irqs" -gt 0 ] && [ $((spurious * 400)) -lt "$irqs" ] ||
 		fail "$1: $spurious of $irqs interrupts found nothing used"
 	echo "ok: $1: $spurious of $irqs interrupts found nothing used"

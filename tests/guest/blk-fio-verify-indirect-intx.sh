@@ -21,9 +21,8 @@ echo "ok: VIRTIO_F_ACCESS_PLATFORM negotiated ($features)"
 expect_eq "negotiated EVENT_IDX (bit 29)" 0 "$(feature_bit virtio4.0 29)"
 expect_eq "negotiated INDIRECT_DESC (bit 28)" 1 "$(feature_bit virtio4.0 28)"
 fio_verify /dev/v4blk0 16M
-tables=$(cat /sys/kernel/debug/virtio4/virtio4.0/virtio4.0-requests.* |
-	awk '$1 == "indirect_tables" { n += $2 } END { print n + 0 }')
-[ "${tables:-0}" -gt 0 ] || fail "no buffer went through an indirect table"
+tables=$(blk_ring_sum indirect_tables)
+[ "$tables" -gt 0 ] || fail "no buffer went through an indirect table"
 echo "ok: $tables buffers went through an indirect table"
 count=$(grep 'IO-APIC.*virtio4\.0$' /proc/interrupts | awk '{ print $2 + $3 }')
 [ "$count" -gt 0 ] || fail "the INTx line took no interrupt"

@@ -35,7 +35,7 @@ expect_eq "hardware queues with num_queues=1" 1 "$(ls /sys/block/v4blk0/mq | wc 
 expect_eq "negotiated INDIRECT_DESC (bit 28) with indirect=0" 0 \
 	"$(feature_bit virtio4.0 28)"
 round_trip 4096 "queue_size_max=64 max_segments=8 num_queues=1 indirect=0"
-expect_eq "indirect tables with indirect=0" 0 "$(ring_field indirect_tables | awk '{ n += $1 } END { print n }')"
+expect_eq "indirect tables with indirect=0" 0 "$(blk_ring_sum indirect_tables)"
 rmmod virtio4_blk virtio4_pci virtio4_ring virtio4 || fail "unloading"
 
 modprobe virtio4_ring indirect_always=1 || fail "modprobe virtio4_ring"
@@ -46,6 +46,6 @@ segs=$(cat /sys/block/v4blk0/queue/max_segments)
 echo "ok: $segs segments per request by default"
 expect_eq "hardware queues by default (one per CPU)" "$(grep -c ^processor /proc/cpuinfo)" "$(ls /sys/block/v4blk0/mq | wc -l)"
 round_trip 4096 "the defaults"
-tables=$(ring_field indirect_tables | awk '{ n += $1 } END { print n }')
+tables=$(blk_ring_sum indirect_tables)
 [ "$tables" -gt 0 ] || fail "no indirect table used with the defaults"
 echo "ok: $tables indirect tables with the defaults"

@@ -99,6 +99,16 @@ wait_for() {
 	fail "$1 did not appear"
 }
 
+# blk_ring_sum FIELD [DISK]: FIELD summed over the debugfs files of DISK's request rings
+# (v4blk0 by default): kicks, interrupts, spurious, indirect_tables, alloc_failures...
+blk_ring_sum() {
+	local vdev
+	vdev=$(basename "$(readlink /sys/block/"${2:-v4blk0}"/device)")
+	[ -n "$vdev" ] || fail "blk_ring_sum: no disk ${2:-v4blk0}"
+	awk -v f="$1" '$1 == f { n += $2 } END { print n + 0 }' \
+		/sys/kernel/debug/virtio4/"$vdev"/"$vdev"-requests.*
+}
+
 # blk_idle WHEN: /dev/v4blk0 has no request in flight, no hardware queue stopped (blk-mq's
 # debugfs) and no ring broken (ours), WHEN (said in the failure).
 blk_idle() {
