@@ -41,7 +41,10 @@
  * fewer interrupts: after each round of completions the device is asked for
  * the next interrupt only once three quarters of the requests in flight are
  * done (the queue API's restart_delayed), and a per-queue timer bounds the
- * wait of those done before that.
+ * wait of those done before that. A timer that expires having found fewer
+ * than two done shows a device completing too sparsely to batch: the queue
+ * then asks for each completion's interrupt at once, as without the option,
+ * until an interrupt finds two or more done (V4BLK_BATCH_MIN).
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes
@@ -125,6 +128,7 @@ struct v4blk_queue {
 	bool polled;		/* no callback: its completions are polled */
 	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
 	unsigned long batch_expiries;	/* times @batch expired; under lock */
+	bool batch_off;		/* too sparse to batch: at once; under lock */
 	struct v4blk *blk;
 	char name[16];
 } ____cacheline_aligned_in_smp;
@@ -174,26 +178,53 @@ static blk_status_t v4blk_status(u8 status)
 	}
 }
 
-/* Complete every request the device returned on @q; under q->lock. */
-static void v4blk_collect(struct v4blk_queue *q)
+/*
+ * Complete every request the device returned on @q; under q->lock. Returns
+ * how many it found.
+ */
+static unsigned int v4blk_collect(struct v4blk_queue *q)
 {
 	struct virtio4_queue *vq = q->vq;
 	struct request *req;
-	unsigned int len;
+	unsigned int len, n = 0;
 
 	while ((req = vq->ops->get_buf(vq, &len))) {
+		n++;
 		/* Given up: the request was failed already, maybe reused. */
 		if (unlikely(q->abandoned))
 			continue;
 		q->completed++;
 		blk_mq_complete_request(req);
 	}
+	return n;
 }
 
 /*
- * Ask for the next interrupt; under q->lock. With irq_batch_us and requests
- * in flight, once three quarters of them are done (@batch bounding the
- * wait), unless @at_once; else at the next completion. False if requests
+ * Completions found together by one interrupt, at least, for irq_batch_us
+ * to batch the next ones; fewer found by an expired batch timer turn
+ * batching off until then.
+ */
+#define V4BLK_BATCH_MIN 2
+
+/*
+ * Batch the queue's next completions or not (irq_batch_us), from the @found
+ * completions one collection took; under q->lock. @expired: the batch timer
+ * collected them.
+ */
+static void v4blk_batch_adapt(struct v4blk_queue *q, bool expired,
+			      unsigned int found)
+{
+	if (expired)
+		q->batch_off = found < V4BLK_BATCH_MIN;
+	else if (found >= V4BLK_BATCH_MIN)
+		q->batch_off = false;
+}
+
+/*
+ * Ask for the next interrupt; under q->lock. With irq_batch_us, batching on
+ * and requests in flight, once three quarters of them are done (@batch
+ * bounding the wait), unless @at_once; else at the next completion, with
+ * @batch stopped (it has no wait left to bound). False if requests
  * completed meanwhile: collect again.
  */
 static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
@@ -202,8 +233,13 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 
 	if (q->polled)
 		return true;	/* no interrupts */
-	if (!irq_batch_us || at_once || q->stopping || vq->num_free == vq->num)
+	if (!irq_batch_us)
 		return vq->ops->restart(vq);
+	if (at_once || q->batch_off || q->stopping || vq->num_free == vq->num) {
+		/* -1, harmless, when called from @batch itself. */
+		hrtimer_try_to_cancel(&q->batch);
+		return vq->ops->restart(vq);
+	}
 	if (!vq->ops->restart_delayed(vq))
 		return false;
 	hrtimer_start(&q->batch, ns_to_ktime(irq_batch_us * NSEC_PER_USEC),
@@ -220,6 +256,7 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 {
 	struct virtio4_queue *vq = q->vq;
 	unsigned long flags;
+	unsigned int found;
 	bool broken;
 
 	spin_lock_irqsave(&q->lock, flags);
@@ -233,9 +270,10 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 	 */
 	if (!q->polled)
 		vq->ops->disable(vq);
-	do {
+	found = v4blk_collect(q);
+	v4blk_batch_adapt(q, expired, found);
+	while (!v4blk_rearm(q, expired) && !READ_ONCE(vq->broken))
 		v4blk_collect(q);
-	} while (!v4blk_rearm(q, expired) && !READ_ONCE(vq->broken));
 	broken = READ_ONCE(vq->broken);
 	/*
 	 * Space was freed: a queue that found the ring full may go again.
