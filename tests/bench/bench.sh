@@ -5,18 +5,18 @@
 # the table with each ratio's 95% interval and verdict, build/bench/results.json and
 # build/bench/ratios.png (tests/bench/report.py). The host's state (load, other QEMU processes)
 # is checked first and shown with the table. A guest that fails ends the bench with an error.
-# Environment: BENCH="blk blk-50us blk-1ms blk-poll blk-batch net copy ring" picks the benchmarks
-# (blk: the instant null disks, blk-50us and blk-1ms: the same in I/O threads with that service
-# time, blk-poll: the 50 us disks with a polled queue each, io_uring --hipri; blk-batch: the
-# 50 us disks fed 16 or 8 requests a submission (queue_rqs); ring:
-# tests/bench/ring/cost.sh),
+# Environment: BENCH="blk blk-50us blk-1ms blk-depths blk-poll blk-batch net copy ring" picks the
+# benchmarks (blk: the instant null disks, blk-50us and blk-1ms: the same in I/O threads with
+# that service time, blk-depths: the 50 us disks at depths 2 to 16 with latency percentiles,
+# blk-poll: the 50 us disks with a polled queue each, io_uring --hipri; blk-batch: the 50 us
+# disks fed 16 or 8 requests a submission (queue_rqs); ring: tests/bench/ring/cost.sh),
 # BENCH_RUNTIME (seconds per measurement, default 10) and BENCH_ROUNDS (default 10);
 # BENCH_CMDLINE adds to the guests' kernel command line (our modules' parameters, as
 # virtio4_blk.irq_batch_us=50, reach them when they load).
 set -euo pipefail
 . "$(dirname "$0")/../qemu/lib.sh"
 
-benches=${BENCH:-blk blk-50us blk-1ms blk-poll blk-batch net copy ring}
+benches=${BENCH:-blk blk-50us blk-1ms blk-depths blk-poll blk-batch net copy ring}
 runtime=${BENCH_RUNTIME:-10}
 rounds=${BENCH_ROUNDS:-10}
 out="$build/bench"

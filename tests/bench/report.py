@@ -47,7 +47,7 @@ def fio_metrics(run):
         m["MB/s"] = ((rd["bw_bytes"] + wr["bw_bytes"]) / 1e6, True)
     else:
         m["IOPS"] = (rd["iops"] + wr["iops"], True)
-    if name.endswith("qd1"):
+    if name.endswith("qd1") or run["bench"] == "blk-depths":
         # Total latency (submission included), both directions' requests together.
         side = rd if rd["total_ios"] else wr
         pct = side["lat_ns"].get("percentile", {})
