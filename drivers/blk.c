@@ -44,7 +44,8 @@
  * wait of those done before that. A timer that expires having found fewer
  * than two done shows a device completing too sparsely to batch: the queue
  * then asks for each completion's interrupt at once, as without the option,
- * until an interrupt finds two or more done (V4BLK_BATCH_MIN).
+ * until an interrupt finds two or more done (V4BLK_BATCH_MIN) or 64 have
+ * passed (V4BLK_BATCH_RETRY).
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes
@@ -69,6 +70,13 @@
 #define V4BLK_DEFAULT_SEGMENTS 128U	/* when neither the device nor the user says */
 #define V4BLK_MAX_POLL_QUEUES 16U	/* bounds poll_queues */
 #define V4BLK_LATE_GRACE (4 * HZ)	/* a late request's wait for a sign of life */
+/*
+ * irq_batch_us: an expired batch timer that found fewer than
+ * V4BLK_BATCH_MIN requests done turns batching off, until an interrupt
+ * finds that many done or V4BLK_BATCH_RETRY interrupts have passed.
+ */
+#define V4BLK_BATCH_MIN 2U
+#define V4BLK_BATCH_RETRY 64U
 /*
  * Scatterlist entries in each request (header, two data segments, status):
  * longer lists are chained from the kernel's pool as needed, so a device
@@ -123,12 +131,14 @@ struct v4blk_queue {
 	struct virtio4_queue *vq;
 	spinlock_t lock;	/* serialises the operations on vq */
 	unsigned long completed;	/* requests completed; under lock */
+	unsigned int in_flight;	/* requests the ring holds; under lock */
 	bool abandoned;		/* given up without a reset; under lock */
 	bool stopping;		/* the batch timer may not start; under lock */
 	bool polled;		/* no callback: its completions are polled */
 	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
 	unsigned long batch_expiries;	/* times @batch expired; under lock */
-	bool batch_off;		/* too sparse to batch: at once; under lock */
+	bool batch_armed;	/* @batch started for the batch now waiting; under lock */
+	unsigned int batch_off;	/* interrupts left at once, not batched; under lock */
 	struct v4blk *blk;
 	char name[16];
 } ____cacheline_aligned_in_smp;
@@ -190,6 +200,7 @@ static unsigned int v4blk_collect(struct v4blk_queue *q)
 
 	while ((req = vq->ops->get_buf(vq, &len))) {
 		n++;
+		q->in_flight--;
 		/* Given up: the request was failed already, maybe reused. */
 		if (unlikely(q->abandoned))
 			continue;
@@ -200,13 +211,6 @@ static unsigned int v4blk_collect(struct v4blk_queue *q)
 }
 
 /*
- * Completions found together by one interrupt, at least, for irq_batch_us
- * to batch the next ones; fewer found by an expired batch timer turn
- * batching off until then.
- */
-#define V4BLK_BATCH_MIN 2
-
-/*
  * Batch the queue's next completions or not (irq_batch_us), from the @found
  * completions one collection took; under q->lock. @expired: the batch timer
  * collected them.
@@ -215,16 +219,18 @@ static void v4blk_batch_adapt(struct v4blk_queue *q, bool expired,
 			      unsigned int found)
 {
 	if (expired)
-		q->batch_off = found < V4BLK_BATCH_MIN;
+		q->batch_off = found < V4BLK_BATCH_MIN ? V4BLK_BATCH_RETRY : 0;
 	else if (found >= V4BLK_BATCH_MIN)
-		q->batch_off = false;
+		q->batch_off = 0;
+	else if (q->batch_off)
+		q->batch_off--;
 }
 
 /*
  * Ask for the next interrupt; under q->lock. With irq_batch_us, batching on
- * and requests in flight, once three quarters of them are done (@batch
- * bounding the wait), unless @at_once; else at the next completion, with
- * @batch stopped (it has no wait left to bound). False if requests
+ * and two requests or more in flight, once three quarters of them are done
+ * (@batch bounding the wait), unless @at_once; else at the next completion,
+ * with @batch stopped (it has no wait left to bound). False if requests
  * completed meanwhile: collect again.
  */
 static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
@@ -235,13 +241,15 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 		return true;	/* no interrupts */
 	if (!irq_batch_us)
 		return vq->ops->restart(vq);
-	if (at_once || q->batch_off || q->stopping || vq->num_free == vq->num) {
-		/* -1, harmless, when called from @batch itself. */
+	if (at_once || q->batch_off || q->stopping || q->in_flight < 2) {
+		/* An expiry this misses (running already) finds it unarmed. */
+		q->batch_armed = false;
 		hrtimer_try_to_cancel(&q->batch);
 		return vq->ops->restart(vq);
 	}
 	if (!vq->ops->restart_delayed(vq))
 		return false;
+	q->batch_armed = true;
 	hrtimer_start(&q->batch, ns_to_ktime(irq_batch_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL);
 	return true;
@@ -260,8 +268,18 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 	bool broken;
 
 	spin_lock_irqsave(&q->lock, flags);
-	if (expired)
+	if (expired) {
+		/*
+		 * Stale: an interrupt collected meanwhile and asked at once
+		 * (unarmed), or started the timer again (queued).
+		 */
+		if (!q->batch_armed || hrtimer_is_queued(&q->batch)) {
+			spin_unlock_irqrestore(&q->lock, flags);
+			return true;
+		}
+		q->batch_armed = false;
 		q->batch_expiries++;
+	}
 	/*
 	 * No interrupt for what completes while this collects: it is collected
 	 * here, or found by v4blk_rearm()'s restart. With callbacks on, each
@@ -334,6 +352,7 @@ static unsigned int v4blk_fail_queue(struct v4blk_queue *q)
 	while ((req = q->vq->ops->detach_unused(q->vq))) {
 		struct v4blk_req *br = blk_mq_rq_to_pdu(req);
 
+		q->in_flight--;
 		br->status = VIRTIO_BLK_S_IOERR;
 		blk_mq_complete_request(req);
 		n++;
@@ -473,6 +492,7 @@ static int v4blk_poll_queue(struct blk_mq_hw_ctx *hctx, struct io_comp_batch *io
 
 	spin_lock_irqsave(&q->lock, flags);
 	while ((req = vq->ops->get_buf(vq, &len))) {
+		q->in_flight--;
 		if (unlikely(q->abandoned))
 			continue;
 		q->completed++;
@@ -654,6 +674,8 @@ static blk_status_t v4blk_queue_rq(struct blk_mq_hw_ctx *hctx,
 
 	spin_lock_irqsave(&q->lock, flags);
 	err = vq->ops->add_buf(vq, br->sg_table.sgl, br->out_num, br->in_num, req);
+	if (!err)
+		q->in_flight++;
 	/*
 	 * A full ring: stop until v4blk_done() frees room, which it will, as
 	 * buffers are in flight. Stopped before unlocking, so that the
@@ -707,6 +729,8 @@ static void v4blk_add_run(struct v4blk_queue *q, struct request **run)
 		if (vq->ops->add_buf(vq, br->sg_table.sgl, br->out_num, br->in_num, req)) {
 			v4blk_unmap(br);
 			blk_mq_requeue_request(req, true);
+		} else {
+			q->in_flight++;
 		}
 	}
 	vq->ops->sync(vq);

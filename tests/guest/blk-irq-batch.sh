@@ -8,7 +8,7 @@
 # queue is stopped or broken, and the disk unbinds and binds again straight after I/O (its
 # timers stopped first: one firing on a freed queue is a KASAN report) with the data intact;
 # and when, on a second disk taking 1 ms a request, two requests in flight (completions too
-# sparse to batch) make the batch timer expire for under 1 request in 10.
+# sparse to batch) make the batch timer expire for under 1 read in 20.
 # kernels: debug
 # timeout: 300
 # setup: truncate -s 64M disk.img
@@ -37,25 +37,25 @@ irqs=$(awk -v p="$vdev-" '$NF ~ "^" p { for (i = 2; i <= NF; i++) if ($i ~ /^[0-
 echo "ok: $expiries batch timer expiries, $irqs interrupts"
 blk_idle "after the runs"
 
-# sparse_expiries: a device that completes sparsely, the 1 ms disk with two requests in
-# flight, each completion mostly alone: a batch timer started after each would expire before
-# the next completion (an expiry, an interrupt's cost, per request for nothing). The queue
-# turns batching off after an expiry that found fewer than two done, until an interrupt finds
-# two or more. Passes when the timer expired for under 1 request in 10.
+# sparse_expiries: reads on the 1 ms disk at depth 2, completions too sparse to batch: after
+# each, one request is left in flight (nothing to batch: no timer), or two, whose batch timer
+# expires before either completes (an expiry, an interrupt's cost, for nothing; the queue then
+# stops batching until an interrupt finds two done, or 64 interrupts have passed). Passes when
+# the timer expired for under 1 read in 20 (measured: none of 2882 reads; 358 of 2801 without
+# the stop, 689 of 2849 without either rule).
 sparse_expiries() {
 	local e0 e1 r0 r1
 	expect_eq "the 1 ms disk's serial" slow-1ms "$(cat /sys/block/v4blk1/serial)"
 	e0=$(cat /sys/block/v4blk1/batch_expiries) r0=$(awk '{ print $1 }' /sys/block/v4blk1/stat)
-	timeout 60 fio --name=sparse --filename=/dev/v4blk1 --rw=randread --bs=4k \
-		--ioengine=libaio --iodepth=2 --direct=1 --runtime=3 --time_based \
-		--output-format=terse >/dev/null 2>&1 || fail "fio at depth 2 on the 1 ms disk"
+	timeout 60 fio --name=sparse --filename=/dev/v4blk1 --rw=randread --bs=4k --iodepth=2 \
+		--ioengine=libaio --direct=1 --runtime=3 --time_based --output-format=terse \
+		>/dev/null 2>&1 || fail "fio at depth 2 on the 1 ms disk"
 	e1=$(cat /sys/block/v4blk1/batch_expiries) r1=$(awk '{ print $1 }' /sys/block/v4blk1/stat)
 	[ $((r1 - r0)) -gt 100 ] || fail "only $((r1 - r0)) reads on the 1 ms disk"
-	[ $(((e1 - e0) * 10)) -lt $((r1 - r0)) ] ||
+	[ $(((e1 - e0) * 20)) -lt $((r1 - r0)) ] ||
 		fail "sparse completions: $((e1 - e0)) batch timer expiries for $((r1 - r0)) reads"
 	echo "ok: sparse completions: $((e1 - e0)) batch timer expiries for $((r1 - r0)) reads"
 }
-
 wait_for_disk v4blk1
 sparse_expiries
 
