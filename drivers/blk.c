@@ -41,11 +41,14 @@
  * fewer interrupts: after each round of completions the device is asked for
  * the next interrupt only once three quarters of the requests in flight are
  * done (the queue API's restart_delayed), and a per-queue timer bounds the
- * wait of those done before that. A timer that expires having found fewer
- * than two done shows a device completing too sparsely to batch: the queue
- * then asks for each completion's interrupt at once, as without the option,
- * until an interrupt finds two or more done (V4BLK_BATCH_MIN) or 64 have
- * passed (V4BLK_BATCH_RETRY).
+ * wait of those done before that. A timer that expires after the device
+ * passed the mark leaves the batch to the interrupt the device owes (so
+ * that it finds the batch, not nothing), and collects it itself if that
+ * interrupt has not come by its next expiry. One that expires having found
+ * fewer than two done shows a device completing too sparsely to batch: the
+ * queue then asks for each completion's interrupt at once, as without the
+ * option, until an interrupt finds two or more done (V4BLK_BATCH_MIN) or 64
+ * have passed (V4BLK_BATCH_RETRY).
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes
@@ -138,6 +141,7 @@ struct v4blk_queue {
 	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
 	unsigned long batch_expiries;	/* times @batch expired; under lock */
 	bool batch_armed;	/* @batch started for the batch now waiting; under lock */
+	bool batch_waited;	/* @batch expired once, an interrupt due; under lock */
 	unsigned int batch_off;	/* interrupts left at once, not batched; under lock */
 	struct v4blk *blk;
 	char name[16];
@@ -226,6 +230,13 @@ static void v4blk_batch_adapt(struct v4blk_queue *q, bool expired,
 		q->batch_off--;
 }
 
+/* Start @q's batch timer, irq_batch_us from now; under q->lock. */
+static void v4blk_batch_start(struct v4blk_queue *q)
+{
+	hrtimer_start(&q->batch, ns_to_ktime(irq_batch_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL);
+}
+
 /*
  * Ask for the next interrupt; under q->lock. With irq_batch_us, batching on
  * and two requests or more in flight, once three quarters of them are done
@@ -250,8 +261,8 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 	if (!vq->ops->restart_delayed(vq))
 		return false;
 	q->batch_armed = true;
-	hrtimer_start(&q->batch, ns_to_ktime(irq_batch_us * NSEC_PER_USEC),
-		      HRTIMER_MODE_REL);
+	q->batch_waited = false;
+	v4blk_batch_start(q);
 	return true;
 }
 
@@ -274,6 +285,18 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 		 * (unarmed), or started the timer again (queued).
 		 */
 		if (!q->batch_armed || hrtimer_is_queued(&q->batch)) {
+			spin_unlock_irqrestore(&q->lock, flags);
+			return true;
+		}
+		/*
+		 * The device passed the mark: its interrupt is on its way and
+		 * collects the batch, which collected here would leave it
+		 * nothing to find. Waited for once: a device that does not
+		 * raise it is collected at the next expiry.
+		 */
+		if (!q->batch_waited && vq->ops->callback_due(vq)) {
+			q->batch_waited = true;
+			v4blk_batch_start(q);
 			spin_unlock_irqrestore(&q->lock, flags);
 			return true;
 		}

@@ -112,6 +112,7 @@ struct ring {
 	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
 	bool callbacks;		/* the driver wants callbacks */
 	bool delayed;		/* ... only at the mark restart_delayed set */
+	u16 mark;		/* callback once more than this are used past last_used */
 	u16 free_head;
 	u16 in_flight;		/* buffers the device holds */
 	/* Split: buffers added since the last sync; packed: descriptors since the last kick. */

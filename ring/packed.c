@@ -365,6 +365,7 @@ static bool packed_restart(struct virtio4_queue *vq)
 	struct ring *r = to_ring(vq);
 
 	r->delayed = false;
+	r->mark = 0;
 	WRITE_ONCE(r->callbacks, true);
 	packed_enable(r, r->packed.last_used);
 	/* Publish the re-enable before checking for buffers used meanwhile. */
@@ -416,6 +417,7 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 		return packed_restart(vq);
 	mark = (vq->num - vq->num_free) * 3 / 4;
 	r->delayed = true;
+	r->mark = mark;
 	WRITE_ONCE(r->callbacks, true);
 	packed_enable(r, packed_advance(r, r->packed.last_used, mark));
 	/* Publish the mark before checking whether the device passed it. */
@@ -427,6 +429,16 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 	return true;
 }
 
+/* Used descriptors over more than r->mark places, callbacks on: an interrupt is owed. */
+static bool packed_callback_due(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+
+	if (!READ_ONCE(r->callbacks) || READ_ONCE(vq->broken))
+		return false;
+	return packed_used_past(r, r->mark);
+}
+
 const struct virtio4_queue_ops ring_packed_ops = {
 	.add_buf = packed_add_buf,
 	.sync = packed_sync,
@@ -435,6 +447,7 @@ const struct virtio4_queue_ops ring_packed_ops = {
 	.disable = packed_disable,
 	.restart = packed_restart,
 	.restart_delayed = packed_restart_delayed,
+	.callback_due = packed_callback_due,
 	.detach_unused = ring_detach_unused,
 };
 

@@ -345,6 +345,7 @@ static bool ring_restart(struct virtio4_queue *vq)
 	struct ring *r = to_ring(vq);
 
 	r->delayed = false;
+	r->mark = 0;
 	WRITE_ONCE(r->callbacks, true);
 	if (r->event_idx) {
 		WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->split.last_used));
@@ -376,6 +377,7 @@ static bool ring_restart_delayed(struct virtio4_queue *vq)
 		return ring_restart(vq);
 	mark = r->in_flight * 3 / 4;
 	r->delayed = true;
+	r->mark = mark;
 	WRITE_ONCE(r->callbacks, true);
 	WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->split.last_used + mark));
 	/* Publish the mark before checking whether the device passed it. */
@@ -388,6 +390,22 @@ static bool ring_restart_delayed(struct virtio4_queue *vq)
 	return true;
 }
 
+/*
+ * Has the device used more than r->mark entries past last_used with
+ * callbacks on? Then it crossed used_event (or, without EVENT_IDX, used a
+ * buffer with interrupts asked for) and owes the interrupt.
+ */
+static bool ring_callback_due(struct virtio4_queue *vq)
+{
+	struct ring *r = to_ring(vq);
+	u16 used_idx;
+
+	if (!READ_ONCE(r->callbacks) || READ_ONCE(vq->broken))
+		return false;
+	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
+	return (u16)(used_idx - r->split.last_used) > r->mark;
+}
+
 static const struct virtio4_queue_ops ring_ops = {
 	.add_buf = ring_add_buf,
 	.sync = ring_sync,
@@ -396,6 +414,7 @@ static const struct virtio4_queue_ops ring_ops = {
 	.disable = ring_disable,
 	.restart = ring_restart,
 	.restart_delayed = ring_restart_delayed,
+	.callback_due = ring_callback_due,
 	.detach_unused = ring_detach_unused,
 };
 

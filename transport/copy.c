@@ -359,6 +359,19 @@ static bool copy_restart(struct virtio4_queue *vq)
 	return ok;
 }
 
+/* Messages landed with callbacks on: the queue's irq_work is queued. */
+static bool copy_callback_due(struct virtio4_queue *vq)
+{
+	struct copy_queue *q = to_copy_queue(vq);
+	unsigned long flags;
+	bool due;
+
+	spin_lock_irqsave(&q->lock, flags);
+	due = q->callbacks && !list_empty(&q->used);
+	spin_unlock_irqrestore(&q->lock, flags);
+	return due;
+}
+
 static const struct virtio4_queue_ops copy_queue_ops = {
 	.add_buf = copy_add_buf,
 	.sync = copy_sync,
@@ -367,6 +380,7 @@ static const struct virtio4_queue_ops copy_queue_ops = {
 	.disable = copy_disable,
 	.restart = copy_restart,
 	.restart_delayed = copy_restart,	/* every completion is a message anyway */
+	.callback_due = copy_callback_due,
 	.detach_unused = copy_detach_unused,
 };
 

@@ -52,6 +52,13 @@ struct virtio4_queue;
  *	may wait until most of the buffers outstanding now are used before it
  *	calls back (with VIRTIO_RING_F_EVENT_IDX; otherwise as @restart). For
  *	completions nobody waits for, such as sent packets.
+ * @callback_due: this project's addition: with callbacks on, and nothing
+ *	collected since @restart or @restart_delayed, whether the device has
+ *	used buffers past the point they asked to be called back at. If so, a
+ *	device keeping to the protocol has raised its interrupt or will: a
+ *	driver's timer bounding @restart_delayed's wait may leave those
+ *	buffers to the callback, rather than collect them first and leave the
+ *	interrupt nothing to find. False with callbacks off or a broken queue.
  * @detach_unused: this project's addition for shutdown, once the device is
  *	reset: take back any one outstanding buffer and return its token, or
  *	NULL when none is left. For drivers that do not track their buffers
@@ -70,6 +77,7 @@ struct virtio4_queue_ops {
 	void (*disable)(struct virtio4_queue *vq);
 	bool (*restart)(struct virtio4_queue *vq);
 	bool (*restart_delayed)(struct virtio4_queue *vq);
+	bool (*callback_due)(struct virtio4_queue *vq);
 	void *(*detach_unused)(struct virtio4_queue *vq);
 };
 

@@ -525,6 +525,26 @@ static void restart_true_when_nothing_pending(struct kunit *test)
 }
 
 /*
+ * callback_due, as a driver's timer asks it: after restart, a buffer used
+ * owes the interrupt (the implementation's interrupt then calls back); with
+ * callbacks off nothing is owed.
+ */
+static void callback_due_once_used(struct kunit *test)
+{
+	struct api *a = test->priv;
+	unsigned int len;
+
+	KUNIT_ASSERT_EQ(test, api_add(a, 1), 0);
+	KUNIT_ASSERT_TRUE(test, a->vq->ops->restart(a->vq));
+	KUNIT_EXPECT_FALSE(test, a->vq->ops->callback_due(a->vq));
+	api_use_next(test, 5);
+	KUNIT_EXPECT_TRUE(test, a->vq->ops->callback_due(a->vq));
+	a->vq->ops->disable(a->vq);
+	KUNIT_EXPECT_FALSE(test, a->vq->ops->callback_due(a->vq));
+	KUNIT_EXPECT_PTR_EQ(test, a->vq->ops->get_buf(a->vq, &len), (void *)1UL);
+}
+
+/*
  * A callback that hands the work on, as to NAPI: it turns callbacks off,
  * the poll (run at once here, as on another CPU) collects and restarts the
  * queue, and the callback returns true. The restart must stay in force: a
@@ -614,6 +634,7 @@ static struct kunit_case api_ring_cases[] = {
 	KUNIT_CASE(detach_unused_returns_each_once),
 	KUNIT_CASE(callbacks_stop_after_false),
 	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(callback_due_once_used),
 	KUNIT_CASE(polling_with_callbacks_off),
 	KUNIT_CASE(handoff_restart_stays_in_force),
 	KUNIT_CASE(disable_holds_until_restart),
@@ -628,6 +649,7 @@ static struct kunit_case api_packed_cases[] = {
 	KUNIT_CASE(detach_unused_returns_each_once),
 	KUNIT_CASE(callbacks_stop_after_false),
 	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(callback_due_once_used),
 	KUNIT_CASE(polling_with_callbacks_off),
 	KUNIT_CASE(handoff_restart_stays_in_force),
 	KUNIT_CASE(disable_holds_until_restart),
@@ -642,6 +664,7 @@ static struct kunit_case api_copy_cases[] = {
 	KUNIT_CASE(detach_unused_returns_each_once),
 	KUNIT_CASE(callbacks_stop_after_false),
 	KUNIT_CASE(restart_true_when_nothing_pending),
+	KUNIT_CASE(callback_due_once_used),
 	KUNIT_CASE(polling_with_callbacks_off),
 	KUNIT_CASE(handoff_restart_stays_in_force),
 	KUNIT_CASE(disable_holds_until_restart),

@@ -340,6 +340,38 @@ static void driver_area_follows_callbacks(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, pt->vq->ops->restart(pt->vq));
 }
 
+/*
+ * callback_due: true once the used descriptors cover more places than the
+ * mark restart_delayed set (three quarters of eight: six), or any after a
+ * plain restart; never with callbacks off.
+ */
+static void callback_due_past_the_mark(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	const struct virtio4_queue_ops *ops = pt->vq->ops;
+	unsigned int len;
+	unsigned long t;
+
+	for (t = 1; t <= 4; t++)
+		KUNIT_ASSERT_EQ(test, pt_add(pt, t, 8, 8), 0);
+	KUNIT_ASSERT_TRUE(test, ops->restart_delayed(pt->vq));
+	for (t = 0; t < 3; t++)
+		dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(pt->vq));
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(pt->vq));
+	ops->disable(pt->vq);
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(pt->vq));
+	for (t = 1; t <= 4; t++)
+		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)t);
+
+	KUNIT_ASSERT_EQ(test, pt_add(pt, 5, 8, 8), 0);
+	KUNIT_ASSERT_TRUE(test, ops->restart(pt->vq));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(pt->vq));
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(pt->vq));
+}
+
 /* Without EVENT_IDX the driver asks for every interrupt or none. */
 static void driver_area_without_event_idx(struct kunit *test)
 {
@@ -585,6 +617,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(stale_device_place_still_kicks),
 	KUNIT_CASE(driver_area_follows_callbacks),
 	KUNIT_CASE(restart_delayed_stops_at_a_lie),
+	KUNIT_CASE(callback_due_past_the_mark),
 	KUNIT_CASE(driver_area_without_event_idx),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(failed_add_offers_nothing),

@@ -294,6 +294,43 @@ static void disable_asks_for_no_interrupt(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)5UL);
 }
 
+/*
+ * callback_due: with callbacks on, true once the device used past the point
+ * asked for, exactly when the device's rule (vring_need_event) owes the
+ * interrupt: not at restart_delayed's mark, one past it; at once after a
+ * plain restart; never with callbacks off.
+ */
+static void callback_due_past_the_mark(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	const struct virtio4_queue_ops *ops = rt->vq->ops;
+	__le16 *used_event = &rt->v.avail->ring[RT_NUM];
+	unsigned long t;
+	unsigned int len;
+
+	rt_add_synced(test, rt, 1, 4);
+	KUNIT_ASSERT_TRUE(test, ops->restart_delayed(rt->vq));
+	for (t = 0; t < 3; t++)
+		dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_FALSE(test, vring_need_event(le16_to_cpu(*used_event), 3, 0));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_TRUE(test, vring_need_event(le16_to_cpu(*used_event), 4, 3));
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(rt->vq));
+	ops->disable(rt->vq);
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+	for (t = 1; t <= 4; t++)
+		KUNIT_EXPECT_PTR_EQ(test, ops->get_buf(rt->vq, &len), (void *)t);
+
+	rt_add_synced(test, rt, 5, 6);
+	KUNIT_ASSERT_TRUE(test, ops->restart(rt->vq));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(rt->vq));
+	KUNIT_EXPECT_PTR_EQ(test, ops->get_buf(rt->vq, &len), (void *)5UL);
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+}
+
 static void no_notify_flag_suppresses_kicks(struct kunit *test)
 {
 	struct rt *rt = test->priv;
@@ -549,6 +586,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(event_idx_suppresses_kicks),
 	KUNIT_CASE(restart_delayed_marks_three_quarters),
 	KUNIT_CASE(disable_asks_for_no_interrupt),
+	KUNIT_CASE(callback_due_past_the_mark),
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(used_id_out_of_range_breaks),

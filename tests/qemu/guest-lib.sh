@@ -109,6 +109,18 @@ blk_ring_sum() {
 		/sys/kernel/debug/virtio4/"$vdev"/"$vdev"-requests.*
 }
 
+# blk_few_spurious_interrupts WHAT [DISK]: of the interrupts DISK's request queues took since
+# its driver was loaded, under 1 in 400 found nothing used (WHAT is said in the failure). Each
+# ring's "interrupts" counts those that found buffers used, "spurious" the others.
+blk_few_spurious_interrupts() {
+	local irqs spurious
+	spurious=$(blk_ring_sum spurious "$2")
+	irqs=$(($(blk_ring_sum interrupts "$2") + spurious))
+	[ "$irqs" -gt 0 ] && [ $((spurious * 400)) -lt "$irqs" ] ||
+		fail "$1: $spurious of $irqs interrupts found nothing used"
+	echo "ok: $1: $spurious of $irqs interrupts found nothing used"
+}
+
 # blk_idle WHEN: /dev/v4blk0 has no request in flight, no hardware queue stopped (blk-mq's
 # debugfs) and no ring broken (ours), WHEN (said in the failure).
 blk_idle() {
