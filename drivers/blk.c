@@ -108,10 +108,10 @@ module_param(io_timeout, uint, 0444);
 MODULE_PARM_DESC(io_timeout,
 		 "Seconds before a request is late, 1..3600: a device that then completes nothing for 4 s more is given up; per disk: queue/io_timeout in sysfs (default: 30)");
 
-static unsigned int irq_batch_us;
+static unsigned int irq_batch_us = 200;
 module_param(irq_batch_us, uint, 0444);
 MODULE_PARM_DESC(irq_batch_us,
-		 "Microseconds a completed request may wait to share an interrupt with the requests in flight beside it, 0..1000; 0 = an interrupt as soon as any completes (default: 0)");
+		 "Microseconds a completed request may wait to share an interrupt with the requests in flight beside it, 0..1000; 0 = an interrupt as soon as any completes (default: 200)");
 
 static int v4blk_major;
 static DEFINE_IDA(v4blk_index_ida);
@@ -292,9 +292,10 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 		 * The device passed the mark: its interrupt is on its way and
 		 * collects the batch, which collected here would leave it
 		 * nothing to find. Waited for once: a device that does not
-		 * raise it is collected at the next expiry.
+		 * raise it is collected at the next expiry. Not when stopping:
+		 * no timer starts then.
 		 */
-		if (!q->batch_waited && vq->ops->callback_due(vq)) {
+		if (!q->batch_waited && !q->stopping && vq->ops->callback_due(vq)) {
 			q->batch_waited = true;
 			v4blk_batch_start(q);
 			spin_unlock_irqrestore(&q->lock, flags);
