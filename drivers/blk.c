@@ -128,7 +128,8 @@ struct v4blk_outhdr {
  * device is asked for an interrupt only once three quarters of the requests
  * in flight are done (restart_delayed), and @batch bounds the wait of those
  * done before: when it expires it collects them and asks for an interrupt
- * at the next completion.
+ * at the next completion, unless the device has passed the mark: it then
+ * waits once more for the interrupt the device owes (@batch_waited).
  */
 struct v4blk_queue {
 	struct virtio4_queue *vq;
@@ -139,7 +140,7 @@ struct v4blk_queue {
 	bool stopping;		/* the batch timer may not start; under lock */
 	bool polled;		/* no callback: its completions are polled */
 	struct hrtimer batch;	/* bounds a batch's wait (irq_batch_us) */
-	unsigned long batch_expiries;	/* times @batch expired; under lock */
+	unsigned long batch_expiries;	/* times @batch expired, not stale; under lock */
 	bool batch_armed;	/* @batch started for the batch now waiting; under lock */
 	bool batch_waited;	/* @batch expired once, an interrupt due; under lock */
 	unsigned int batch_off;	/* interrupts left at once, not batched; under lock */
@@ -253,7 +254,10 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 	if (!irq_batch_us)
 		return vq->ops->restart(vq);
 	if (at_once || q->batch_off || q->stopping || q->in_flight < 2) {
-		/* An expiry this misses (running already) finds it unarmed. */
+		/*
+		 * An expiry this misses (running already, or queued again by
+		 * the callback that is still returning) finds it unarmed.
+		 */
 		q->batch_armed = false;
 		hrtimer_try_to_cancel(&q->batch);
 		return vq->ops->restart(vq);
@@ -288,6 +292,7 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 			spin_unlock_irqrestore(&q->lock, flags);
 			return true;
 		}
+		q->batch_expiries++;
 		/*
 		 * The device passed the mark: its interrupt is on its way and
 		 * collects the batch, which collected here would leave it
@@ -302,7 +307,6 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 			return true;
 		}
 		q->batch_armed = false;
-		q->batch_expiries++;
 	}
 	/*
 	 * No interrupt for what completes while this collects: it is collected

@@ -359,7 +359,7 @@ static bool copy_restart(struct virtio4_queue *vq)
 	return ok;
 }
 
-/* Messages landed with callbacks on: the queue's irq_work is queued. */
+/* Messages landed with callbacks on: the queue's irq_work is queued, or about to be. */
 static bool copy_callback_due(struct virtio4_queue *vq)
 {
 	struct copy_queue *q = to_copy_queue(vq);
