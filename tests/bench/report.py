@@ -47,9 +47,10 @@ def fio_metrics(run):
         m["MB/s"] = ((rd["bw_bytes"] + wr["bw_bytes"]) / 1e6, True)
     else:
         m["IOPS"] = (rd["iops"] + wr["iops"], True)
-    if name.endswith("qd1") or run["bench"] == "blk-depths":
-        # Total latency (submission included), both directions' requests together.
-        side = rd if rd["total_ios"] else wr
+    # Total latency (submission included) at every depth: what batching costs shows at depth
+    # 32 as at depth 2. The direction that did requests (a job reads or writes, not both).
+    side = rd if rd["total_ios"] else wr
+    if side["total_ios"]:
         pct = side["lat_ns"].get("percentile", {})
         m["p50 us"] = (pct.get("50.000000", 0) / 1000, False)
         m["p99 us"] = (pct.get("99.000000", 0) / 1000, False)

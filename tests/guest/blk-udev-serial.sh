@@ -22,7 +22,7 @@ udevadm control --exit
 # udevd exits after the command returns: wait for it, so that nothing of it is left running
 # when /init writes the verdict (one full check, 2026-12-07, lost this test's verdict line on
 # the second serial port after the test exited 0; the cause is not known).
-for i in $(seq 50); do
+for _ in $(seq 50); do
 	pidof systemd-udevd >/dev/null || break
 	sleep 0.1
 done
