@@ -37,18 +37,19 @@
  * RWF_HIPRI) to them, and their completions are collected by the task that
  * waits for them (.poll), in batches that blk-mq ends together.
  *
- * With irq_batch_us, a device that holds many requests completes them with
- * fewer interrupts: after each round of completions the device is asked for
- * the next interrupt only once three quarters of the requests in flight are
- * done (the queue API's restart_delayed), and a per-queue timer bounds the
- * wait of those done before that. A timer that expires after the device
+ * With irq_batch_us (200 by default; 0: off), a device that holds many
+ * requests completes them with fewer interrupts: after each round of
+ * completions the device is asked for the next interrupt only once three
+ * quarters of the requests in flight are done (the queue API's
+ * restart_delayed), and a per-queue timer bounds the wait of those done
+ * before that. A timer that expires after the device
  * passed the mark leaves the batch to the interrupt the device owes (so
  * that it finds the batch, not nothing), and collects it itself if that
  * interrupt has not come by its next expiry. One that expires having found
  * fewer than two done shows a device completing too sparsely to batch: the
- * queue then asks for each completion's interrupt at once, as without the
- * option, until an interrupt finds two or more done (V4BLK_BATCH_MIN) or 64
- * have passed (V4BLK_BATCH_RETRY).
+ * queue then asks for each completion's interrupt at once, as with
+ * irq_batch_us=0, until an interrupt finds two or more done (V4BLK_BATCH_MIN)
+ * or 64 have passed (V4BLK_BATCH_RETRY).
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes

@@ -55,11 +55,10 @@ struct virtio4_queue;
  * @callback_due: this project's addition: with callbacks on, and nothing
  *	collected since @restart or @restart_delayed, whether the device has
  *	used buffers past the point they asked to be called back at. If so, a
- *	device keeping to the protocol has raised its interrupt or is about to
- *	(without EVENT_IDX the spec only says it should): a driver's timer
- *	bounding @restart_delayed's wait may leave those buffers to the
- *	callback, rather than collect them first and leave the interrupt
- *	nothing to find. False with callbacks off or a broken queue.
+ *	device keeping to the protocol has raised its interrupt or is about to:
+ *	a driver's timer bounding @restart_delayed's wait may leave those
+ *	buffers to the callback, rather than collect them first and leave the
+ *	interrupt nothing to find. False with callbacks off or a broken queue.
  * @detach_unused: this project's addition for shutdown, once the device is
  *	reset: take back any one outstanding buffer and return its token, or
  *	NULL when none is left. For drivers that do not track their buffers

@@ -4,7 +4,7 @@
 # done before. On a device in its own iothread with two queues, fio writes and verifies at depth
 # 32 from both CPUs; a completion left waiting for a mark the device never reaches, with the
 # timer lost, leaves fio waiting for ever. Passes when every job finishes in time with no verify
-# error, the timers expired (the bound was needed, and taken), under 1 in 400 interrupts found
+# error, the timers expired (the bound was needed), under 1 in 400 interrupts found
 # nothing used (a timer expiring after the device passed the mark leaves the batch to the
 # interrupt the device owes), nothing is left in flight, no queue is stopped or broken, and the
 # disk unbinds and binds again straight after I/O (its timers stopped first: one firing on a

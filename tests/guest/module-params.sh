@@ -4,7 +4,8 @@
 # and virtio4 indirect=0 (virtio4_ring indirect_always=1 asking for tables): every request
 # ring has 64 entries, the disk 8 segments per request and one hardware queue, and no buffer
 # goes through an indirect table, while 4 MiB round-trip. Then, as control, the defaults on the
-# same device: 256-entry rings, the device's seg_max, a queue per CPU, indirect tables used.
+# same device: 256-entry rings, the device's seg_max, a queue per CPU, indirect tables used,
+# interrupt batching of 200 us (irq_batch_us).
 # kernels: debug stock
 # timeout: 180
 # setup: truncate -s 16M disk.img
@@ -46,6 +47,7 @@ segs=$(cat /sys/block/v4blk0/queue/max_segments)
 echo "ok: $segs segments per request by default"
 expect_eq "hardware queues by default (one per CPU)" "$(grep -c ^processor /proc/cpuinfo)" "$(ls /sys/block/v4blk0/mq | wc -l)"
 round_trip 4096 "the defaults"
+expect_eq "irq_batch_us by default" 200 "$(cat /sys/module/virtio4_blk/parameters/irq_batch_us)"
 tables=$(blk_ring_sum indirect_tables)
 [ "$tables" -gt 0 ] || fail "no indirect table used with the defaults"
 echo "ok: $tables indirect tables with the defaults"
