@@ -36,6 +36,18 @@ struct ring_shadow {
 	u16 next;
 };
 
+/*
+ * Indirect tables of up to RING_POOL_ENTRIES entries (a cache line) come
+ * from a pool allocated with the ring, one table per buffer id, when the
+ * device reads guest physical addresses (no use_dma) and the ring has at
+ * most RING_POOL_MAX_NUM entries: no allocation, no mapping per buffer.
+ * Larger tables, and every table of a device behind the DMA API (mapped
+ * for the device to read only, and unmapped from the addresses in it),
+ * are allocated per buffer.
+ */
+#define RING_POOL_ENTRIES	4
+#define RING_POOL_MAX_NUM	1024
+
 /* One outstanding buffer, indexed by its head descriptor (its id). */
 struct ring_buffer {
 	void *data;		/* the driver's token; NULL when not a head */
@@ -74,8 +86,10 @@ struct ring_packed {
  * @desc: the descriptor table, shared.
  * @avail: the available ring, shared.
  * @used: the used ring, shared.
- * @avail_idx: the next available index to publish.
+ * @avail_idx: the next available index, published by sync().
  * @last_used: the next used index to read.
+ * @used_seen: the used index get_buf() last read: the entries from
+ *	@last_used up to it are the device's, checked and not yet taken.
  * @avail_flags: what the driver last wrote to @avail->flags.
  */
 struct ring_split {
@@ -84,6 +98,7 @@ struct ring_split {
 	struct ring_used *used;
 	u16 avail_idx;
 	u16 last_used;
+	u16 used_seen;
 	u16 avail_flags;
 };
 
@@ -106,6 +121,7 @@ struct ring {
 	/* Private. */
 	struct ring_shadow *shadow;
 	struct ring_buffer *buffers;
+	void *pool;		/* per-id indirect tables, or NULL (see RING_POOL_ENTRIES) */
 	bool is_packed;
 	bool event_idx;
 	bool indirect;
@@ -134,7 +150,8 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...);
 void ring_kick(struct ring *r, unsigned int where);
 int ring_detach_buf(struct virtio4_queue *vq, void *data);
 void *ring_detach_unused(struct virtio4_queue *vq);
-void *ring_indirect_alloc(struct ring *r, unsigned int total, size_t entry);
+void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total);
+void ring_indirect_free(struct ring *r, void *table, unsigned int total);
 int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
 
 size_t ring_packed_size(unsigned int num);
@@ -337,48 +354,50 @@ static inline void ring_record_indirect(struct ring *r, void *data, u32 in_len,
 	r->indirect_tables++;
 }
 
+void *ring_used_bad(struct ring *r, u32 id, u32 len);
+
 /*
  * May the driver take the used entry the device wrote: id @id in flight,
- * @len bytes within its buffer's room? If not, the queue is broken.
+ * @len bytes within its buffer's room? If not, ring_used_bad() breaks the
+ * queue.
  */
 static inline bool ring_used_ok(struct ring *r, u32 id, u32 len)
 {
-	if (unlikely(id >= r->vq.num || !r->buffers[id].data)) {
-		ring_set_broken(r, "used id %u is not in flight (ring size %u)",
-				id, r->vq.num);
-		return false;
-	}
-	if (unlikely(len > r->buffers[id].in_len)) {
-		ring_set_broken(r, "used length %u exceeds the buffer's %u",
-				len, r->buffers[id].in_len);
-		return false;
-	}
-	return true;
+	return likely(id < r->vq.num && r->buffers[id].data &&
+		      len <= r->buffers[id].in_len);
 }
 
+void ring_free_indirect(struct ring *r, struct ring_buffer *b);
+
 /*
- * Give buffer @head's descriptors back: unmap its elements (from the
- * shadow, or from its indirect table, which the ring wrote in its layout's
- * format and the device only reads) and return its entries to the free
- * list.
+ * Give back buffer @head's descriptors: undo the mappings the shadow
+ * records (a chain's, or its indirect table's own, the table itself left
+ * to ring_free_indirect()) and return its entries to the free list.
  */
-static inline void ring_detach(struct ring *r, u16 head)
+static __always_inline void ring_detach_chain(struct ring *r, u16 head)
 {
 	struct ring_buffer *b = &r->buffers[head];
 
-	if (b->indirect) {
-		ring_unmap(r, r->shadow[head].addr, r->shadow[head].len, 0);
-		ring_unmap_indirect(r, b->indirect, b->indirect_num);
-		kfree(b->indirect);
-		b->indirect = NULL;
-	} else if (r->use_dma) {
+	if (r->use_dma)
 		ring_unmap_chain(r, head, b->ndescs);
-	}
 	r->shadow[b->last].next = r->free_head;
 	r->free_head = head;
 	r->vq.num_free += b->ndescs;
 	r->in_flight--;
 	b->data = NULL;
+}
+
+/*
+ * Give buffer @head's descriptors back: unmap its elements (from the
+ * shadow, or from its indirect table, which the ring wrote in its layout's
+ * format and the device only reads), free its table and return its
+ * entries to the free list.
+ */
+static inline void ring_detach(struct ring *r, u16 head)
+{
+	ring_detach_chain(r, head);
+	if (unlikely(r->buffers[head].indirect))
+		ring_free_indirect(r, &r->buffers[head]);
 }
 
 #endif /* _VIRTIO4_RING_COMMON_H */

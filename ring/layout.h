@@ -52,11 +52,15 @@ struct ring_packed_event {
  * @desc: the descriptor table.
  * @avail: the available ring.
  * @used: the used ring.
+ * @pool: the ring's pool of small indirect tables, or NULL.
+ * @pool_size: its size in bytes.
  */
 struct virtio4_ring_view {
 	struct ring_desc *desc;
 	struct ring_avail *avail;
 	struct ring_used *used;
+	void *pool;
+	size_t pool_size;
 };
 
 /**

@@ -137,32 +137,37 @@ static int packed_add_direct(struct ring *r, struct scatterlist *sg,
 			     unsigned int out_num, unsigned int total, void *data)
 {
 	struct ring_packed *p = &r->packed;
+	/* Locals: a store to the ring may not make the compiler reload them. */
+	struct ring_packed_desc *desc = p->desc;
+	struct ring_shadow *shadow = r->shadow;
 	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
-	u16 avail_bits = p->avail_bits, head_flags = 0;
+	u16 avail_bits = p->avail_bits, head_flags = 0, num = r->vq.num;
+	struct ring_buffer *b;
 	struct scatterlist *s;
 	u64 in_len = 0;
 	unsigned int n;
 	int err;
 
 	for_each_sg(sg, s, total, n) {
-		struct ring_packed_desc *d = &p->desc[place];
+		struct ring_packed_desc *d = &desc[place];
+		u16 flags, next = shadow[id].next;
+		u32 len = s->length;
 		dma_addr_t addr;
-		u16 flags;
 
 		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
 		if (unlikely(err))
 			goto err_unmap;
-		ring_shadow_set(r, id, addr, s->length, flags);
+		ring_shadow_set(r, id, addr, len, flags);
 		d->addr = cpu_to_le64(addr);
-		d->len = cpu_to_le32(s->length);
+		d->len = cpu_to_le32(len);
 		d->id = cpu_to_le16(head);
 		if (n)
 			d->flags = cpu_to_le16(flags | avail_bits);
 		else
 			head_flags = flags;
 		last = id;
-		id = r->shadow[id].next;
-		if (unlikely(++place == r->vq.num)) {
+		id = next;
+		if (unlikely(++place == num)) {
 			place = 0;
 			avail_bits ^= PACKED_BOTH;
 		}
@@ -173,10 +178,11 @@ static int packed_add_direct(struct ring *r, struct scatterlist *sg,
 	}
 	r->free_head = id;
 	r->vq.num_free -= total;
-	r->buffers[head].data = data;
-	r->buffers[head].in_len = in_len;
-	r->buffers[head].ndescs = total;
-	r->buffers[head].last = last;
+	b = &r->buffers[head];
+	b->data = data;
+	b->in_len = in_len;
+	b->ndescs = total;
+	b->last = last;
 	packed_publish(r, head, head_flags, total, place, avail_bits);
 	return 0;
 
@@ -187,8 +193,9 @@ err_unmap:
 }
 
 /* One ring descriptor pointing at a table of @total packed descriptors. */
-static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
-			       unsigned int out_num, unsigned int total, void *data)
+static noinline int packed_add_indirect(struct ring *r, struct scatterlist *sg,
+					unsigned int out_num, unsigned int total,
+					void *data)
 {
 	struct ring_packed_desc *table, *d = &r->packed.desc[r->packed.next_avail];
 	u16 head = r->free_head, next;
@@ -196,7 +203,7 @@ static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
 	u32 in_len;
 	int err;
 
-	table = ring_indirect_alloc(r, total, sizeof(*table));
+	table = ring_indirect_alloc(r, head, total);
 	if (!table)
 		return -ENOMEM;
 	err = ring_fill_indirect(r, table, sg, out_num, total, &in_len, true);
@@ -219,7 +226,7 @@ static int packed_add_indirect(struct ring *r, struct scatterlist *sg,
 err_unmap:
 	ring_unmap_indirect(r, table, total);
 err_free:
-	kfree(table);
+	ring_indirect_free(r, table, total);
 	return err;
 }
 
@@ -288,31 +295,30 @@ static void packed_sync(struct virtio4_queue *vq)
 	ring_kick(r, r->packed.next_avail);
 }
 
-static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
+/* A used descriptor at @place while no buffer is in flight: the device lies. */
+static noinline void *packed_used_idle(struct ring *r, u16 place)
 {
-	struct ring *r = to_ring(vq);
-	struct ring_packed *p = &r->packed;
-	u16 last = p->last_used, place = last & ~PACKED_WRAP, id;
-	u32 used_len;
-	void *data;
+	ring_set_broken(r, "descriptor %u marked used with no buffer in flight", place);
+	return NULL;
+}
 
-	if (unlikely(vq->broken) || !packed_is_used(r, last))
-		return NULL;
-	if (unlikely(!r->in_flight)) {
-		ring_set_broken(r, "descriptor %u marked used with no buffer in flight",
-				place);
-		return NULL;
-	}
-	/* Read the descriptor only after the flags that hand it back. */
-	virt_rmb();
-	id = le16_to_cpu(READ_ONCE(p->desc[place].id));
-	used_len = le32_to_cpu(READ_ONCE(p->desc[place].len));
-	if (!ring_used_ok(r, id, used_len))
-		return NULL;
-	data = r->buffers[id].data;
+/*
+ * Take the used descriptor at last_used, buffer @id with @used_len bytes
+ * written, off the ring; return its token. @indirect: whether the buffer
+ * has a table to free (a constant at each call: the common case, no
+ * table, then makes no call).
+ */
+static __always_inline void *packed_take(struct ring *r, u16 id, u32 used_len,
+					 unsigned int *len, bool indirect)
+{
+	struct ring_packed *p = &r->packed;
+	void *data = r->buffers[id].data;
+	u16 last = packed_advance(r, p->last_used, r->buffers[id].ndescs);
+
 	trace_virtio4_used(r, data, id, used_len);
-	last = packed_advance(r, last, r->buffers[id].ndescs);
-	ring_detach(r, id);
+	ring_detach_chain(r, id);
+	if (indirect)
+		ring_free_indirect(r, &r->buffers[id]);
 	WRITE_ONCE(p->last_used, last);
 	/*
 	 * Ask for the next completion. A full barrier, not a plain store, as
@@ -324,6 +330,36 @@ static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	}
 	*len = used_len;
 	return data;
+}
+
+/* packed_take() of a buffer with an indirect table: the one that calls out. */
+static noinline void *packed_take_indirect(struct ring *r, u16 id, u32 used_len,
+					   unsigned int *len)
+{
+	return packed_take(r, id, used_len, len, true);
+}
+
+/* Errors are tail calls: the common case needs no stack frame. */
+static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
+{
+	struct ring *r = to_ring(vq);
+	struct ring_packed *p = &r->packed;
+	u16 last = p->last_used, place = last & ~PACKED_WRAP, id;
+	u32 used_len;
+
+	if (unlikely(vq->broken) || !packed_is_used(r, last))
+		return NULL;
+	if (unlikely(!r->in_flight))
+		return packed_used_idle(r, place);
+	/* Read the descriptor only after the flags that hand it back. */
+	virt_rmb();
+	id = le16_to_cpu(READ_ONCE(p->desc[place].id));
+	used_len = le32_to_cpu(READ_ONCE(p->desc[place].len));
+	if (!ring_used_ok(r, id, used_len))
+		return ring_used_bad(r, id, used_len);
+	if (unlikely(r->buffers[id].indirect))
+		return packed_take_indirect(r, id, used_len, len);
+	return packed_take(r, id, used_len, len, false);
 }
 
 /* Ask the device for no interrupts: the one operation that may run beside the others. */

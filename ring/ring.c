@@ -64,17 +64,35 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 	va_end(args);
 }
 
-/*
- * An indirect table of @total entries of @entry bytes, for its layout's
- * add to fill: NULL if memory is short (counted).
- */
-void *ring_indirect_alloc(struct ring *r, unsigned int total, size_t entry)
+/* Does a table of @total entries come from the pool? */
+static bool ring_pooled(const struct ring *r, unsigned int total)
 {
-	void *table = kmalloc_array(total, entry, GFP_ATOMIC);
+	return r->pool && total <= RING_POOL_ENTRIES;
+}
 
+/*
+ * An indirect table of @total entries (16 bytes each, in both layouts) for
+ * buffer id @id, for its layout's add to fill: from the pool if it fits
+ * there, else allocated; NULL if memory is short (counted).
+ */
+void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total)
+{
+	void *table;
+
+	BUILD_BUG_ON(sizeof(struct ring_desc) != sizeof(struct ring_packed_desc));
+	if (ring_pooled(r, total))
+		return r->pool + (size_t)id * RING_POOL_ENTRIES * sizeof(struct ring_desc);
+	table = kmalloc_array(total, sizeof(struct ring_desc), GFP_ATOMIC);
 	if (!table)
 		r->alloc_failures++;
 	return table;
+}
+
+/* Give back a table of @total entries from ring_indirect_alloc(). */
+void ring_indirect_free(struct ring *r, void *table, unsigned int total)
+{
+	if (!ring_pooled(r, total))
+		kfree(table);
 }
 
 /* Map an indirect table of @size bytes for the device to read. */
@@ -88,21 +106,62 @@ int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr)
 	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
 }
 
+/**
+ * ring_used_bad - break the queue over a used entry ring_used_ok() refused
+ * @r: the ring.
+ * @id: the buffer id the device wrote.
+ * @len: the length it wrote.
+ *
+ * Out of line, and called last (a tail call), so that the common case of
+ * get_buf() needs no stack frame.
+ * Context: the queue's operations' (the driver's lock).
+ * Return: NULL, for get_buf() to return.
+ */
+noinline void *ring_used_bad(struct ring *r, u32 id, u32 len)
+{
+	if (id >= r->vq.num || !r->buffers[id].data)
+		ring_set_broken(r, "used id %u is not in flight (ring size %u)",
+				id, r->vq.num);
+	else
+		ring_set_broken(r, "used length %u exceeds the buffer's %u",
+				len, r->buffers[id].in_len);
+	return NULL;
+}
+
+/**
+ * ring_free_indirect - unmap and free a detached buffer's indirect table
+ * @r: the ring.
+ * @b: the buffer, which has a table.
+ *
+ * Out of line: the common case, a chain in the ring, makes no call.
+ * Context: the queue's operations' (the driver's lock).
+ */
+void ring_free_indirect(struct ring *r, struct ring_buffer *b)
+{
+	ring_unmap_indirect(r, b->indirect, b->indirect_num);
+	ring_indirect_free(r, b->indirect, b->indirect_num);
+	b->indirect = NULL;
+}
+
+/*
+ * Offer buffer @head in the available ring. The device sees it at the next
+ * sync(), which publishes the index once for all the buffers added since.
+ */
 static void ring_publish(struct ring *r, u16 head)
 {
-	r->split.avail->ring[r->split.avail_idx & (r->vq.num - 1)] = cpu_to_le16(head);
-	r->split.avail_idx++;
+	u16 idx = r->split.avail_idx;
+
+	r->split.avail->ring[idx & (r->vq.num - 1)] = cpu_to_le16(head);
+	r->split.avail_idx = idx + 1;
 	r->num_added++;
 	r->in_flight++;
-	/* The device must see the ring entry before the index that covers it. */
-	virt_wmb();
-	WRITE_ONCE(r->split.avail->idx, cpu_to_le16(r->split.avail_idx));
 	trace_virtio4_add_buf(r, r->buffers[head].data, head, r->vq.num_free);
 }
 
 /* One ring descriptor pointing at a table of @total descriptors. */
-static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
-			     unsigned int out_num, unsigned int total, void *data)
+static noinline int ring_add_indirect(struct ring *r, struct scatterlist *sg,
+				      unsigned int out_num, unsigned int total,
+				      void *data)
 {
 	struct ring_desc *table;
 	u16 head = r->free_head;
@@ -110,7 +169,7 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 	u32 in_len;
 	int err;
 
-	table = ring_indirect_alloc(r, total, sizeof(*table));
+	table = ring_indirect_alloc(r, head, total);
 	if (!table)
 		return -ENOMEM;
 	err = ring_fill_indirect(r, table, sg, out_num, total, &in_len, false);
@@ -131,47 +190,43 @@ static int ring_add_indirect(struct ring *r, struct scatterlist *sg,
 err_unmap:
 	ring_unmap_indirect(r, table, total);
 err_free:
-	kfree(table);
+	ring_indirect_free(r, table, total);
 	return err;
 }
 
 /*
- * Write one mapped element into descriptor @i, and into its shadow when
- * there is a mapping to undo.
- */
-static void ring_set_desc(struct ring *r, u16 i, dma_addr_t addr, u32 len,
-			  u16 flags)
-{
-	ring_shadow_set(r, i, addr, len, flags);
-	r->split.desc[i].addr = cpu_to_le64(addr);
-	r->split.desc[i].len = cpu_to_le32(len);
-	r->split.desc[i].flags = cpu_to_le16(flags);
-	r->split.desc[i].next = cpu_to_le16(r->shadow[i].next);
-}
-
-/*
  * A chain of @total descriptors taken from the free list, in one pass over
- * @sg; allocates nothing.
+ * @sg; allocates nothing. The shared table and the shadow are reached
+ * through locals: a store to the table may not make the compiler reload
+ * them (the kernel builds without strict aliasing).
  */
 static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 			   unsigned int out_num, unsigned int total, void *data)
 {
+	struct ring_shadow *shadow = r->shadow;
+	struct ring_desc *desc = r->split.desc;
 	u16 head = r->free_head, i = head, prev = head;
+	struct ring_buffer *b;
 	struct scatterlist *s;
 	unsigned int n;
 	u64 in_len = 0;
 	int err;
 
 	for_each_sg(sg, s, total, n) {
+		u32 len = s->length;
+		u16 flags, next = shadow[i].next;
 		dma_addr_t addr;
-		u16 flags;
 
 		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
 		if (unlikely(err))
 			goto err_unmap;
-		ring_set_desc(r, i, addr, s->length, flags);
+		ring_shadow_set(r, i, addr, len, flags);
+		desc[i].addr = cpu_to_le64(addr);
+		desc[i].len = cpu_to_le32(len);
+		desc[i].flags = cpu_to_le16(flags);
+		desc[i].next = cpu_to_le16(next);
 		prev = i;
-		i = r->shadow[i].next;
+		i = next;
 	}
 	if (unlikely(in_len > U32_MAX)) {
 		err = -EINVAL;
@@ -180,10 +235,11 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 	r->free_head = i;
 	r->vq.num_free -= total;
 	/* A free entry has no indirect table: only these fields change. */
-	r->buffers[head].data = data;
-	r->buffers[head].in_len = in_len;
-	r->buffers[head].ndescs = total;
-	r->buffers[head].last = prev;
+	b = &r->buffers[head];
+	b->data = data;
+	b->in_len = in_len;
+	b->ndescs = total;
+	b->last = prev;
 	ring_publish(r, head);
 	return 0;
 
@@ -223,6 +279,9 @@ static void ring_sync(struct virtio4_queue *vq)
 
 	if (unlikely(r->vq.broken) || !r->num_added)
 		return;
+	/* The device must see the ring entries before the index that covers them. */
+	virt_wmb();
+	WRITE_ONCE(r->split.avail->idx, cpu_to_le16(r->split.avail_idx));
 	/* Publish the new index before reading whether the device wants a kick. */
 	virt_mb();
 	if (ring_need_kick(r))
@@ -243,45 +302,85 @@ static bool ring_more_used(struct ring *r)
 	return le16_to_cpu(READ_ONCE(r->split.used->idx)) != READ_ONCE(r->split.last_used);
 }
 
-static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
+/* The device's used index @used_idx claims more entries than are in flight. */
+static noinline void *ring_used_idx_bad(struct ring *r, u16 used_idx)
 {
-	struct ring *r = to_ring(vq);
-	u16 used_idx, slot;
-	u32 id, used_len;
-	void *data;
+	ring_set_broken(r, "used index moved from %u to %u", r->split.last_used, used_idx);
+	return NULL;
+}
 
-	if (unlikely(r->vq.broken))
-		return NULL;
-	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
-	if (used_idx == r->split.last_used)
-		return NULL;
-	if (unlikely((u16)(used_idx - r->split.last_used) > r->in_flight)) {
-		ring_set_broken(r, "used index moved from %u to %u", r->split.last_used,
-				used_idx);
-		return NULL;
-	}
-	/* Read the entry only after the index that covers it. */
-	virt_rmb();
-	slot = r->split.last_used & (vq->num - 1);
-	id = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].id));
-	used_len = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].len));
-	if (!ring_used_ok(r, id, used_len))
-		return NULL;
-	data = r->buffers[id].data;
+/*
+ * Take the used entry at last_used, buffer @id with @used_len bytes
+ * written, off the ring; return its token. @indirect: whether the buffer
+ * has a table to free (a constant at each call: the common case, no
+ * table, then makes no call).
+ */
+static __always_inline void *ring_take(struct ring *r, u16 id, u32 used_len,
+				       unsigned int *len, bool indirect)
+{
+	u16 last = r->split.last_used + 1;
+	void *data = r->buffers[id].data;
+
 	trace_virtio4_used(r, data, id, used_len);
-	ring_detach(r, id);
-	WRITE_ONCE(r->split.last_used, r->split.last_used + 1);
+	ring_detach_chain(r, id);
+	if (indirect)
+		ring_free_indirect(r, &r->buffers[id]);
+	WRITE_ONCE(r->split.last_used, last);
 	/*
-	 * Ask for the next completion. A full barrier, not a plain store: the
-	 * next call reads used->idx, and a load passing this store would let
-	 * driver and device each see the other's old index (no interrupt).
+	 * Ask for the next completion, once the entries read are all taken
+	 * (before then, the device's next entry lies past a used_event it has
+	 * already crossed and raises no interrupt, wherever used_event is). A
+	 * full barrier, not a plain store: the next call reads used->idx, and
+	 * a load passing this store would let driver and device each see the
+	 * other's old index (no interrupt).
 	 */
-	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
+	if (last == r->split.used_seen && r->event_idx && READ_ONCE(r->callbacks) &&
+	    !r->delayed) {
 		/* The store, then a full barrier. */
-		virt_store_mb(*ring_used_event(r), cpu_to_le16(r->split.last_used));
+		virt_store_mb(*ring_used_event(r), cpu_to_le16(last));
 	}
 	*len = used_len;
 	return data;
+}
+
+/* ring_take() of a buffer with an indirect table: the one that calls out. */
+static noinline void *ring_take_indirect(struct ring *r, u16 id, u32 used_len,
+					 unsigned int *len)
+{
+	return ring_take(r, id, used_len, len, true);
+}
+
+static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
+{
+	struct ring *r = to_ring(vq);
+	u16 last = r->split.last_used, slot;
+	u32 id, used_len;
+
+	if (unlikely(r->vq.broken))
+		return NULL;
+	/*
+	 * The index is read again only once the entries it covered are taken.
+	 * Errors are tail calls: the common case needs no stack frame.
+	 */
+	if (last == r->split.used_seen) {
+		u16 used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
+
+		if (used_idx == last)
+			return NULL;
+		if (unlikely((u16)(used_idx - last) > r->in_flight))
+			return ring_used_idx_bad(r, used_idx);
+		/* Read the entries only after the index that covers them. */
+		virt_rmb();
+		r->split.used_seen = used_idx;
+	}
+	slot = last & (vq->num - 1);
+	id = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].id));
+	used_len = le32_to_cpu(READ_ONCE(r->split.used->ring[slot].len));
+	if (!ring_used_ok(r, id, used_len))
+		return ring_used_bad(r, id, used_len);
+	if (unlikely(r->buffers[id].indirect))
+		return ring_take_indirect(r, id, used_len, len);
+	return ring_take(r, id, used_len, len, false);
 }
 
 int ring_detach_buf(struct virtio4_queue *vq, void *data)
@@ -525,6 +624,12 @@ static int ring_alloc(struct ring *r, unsigned int num)
 	r->buffers = kcalloc(num, sizeof(*r->buffers), GFP_KERNEL);
 	if (!r->shadow || !r->buffers)
 		return -ENOMEM;
+	if (r->indirect && !r->use_dma && num <= RING_POOL_MAX_NUM) {
+		r->pool = kcalloc(num, RING_POOL_ENTRIES * sizeof(struct ring_desc),
+				  GFP_KERNEL);
+		if (!r->pool)
+			return -ENOMEM;
+	}
 	if (r->is_packed)
 		r->mem_size = ring_packed_size(num);
 	else
@@ -562,6 +667,7 @@ static void ring_free(struct ring *r)
 		dma_free_coherent(r->dma_dev, r->mem_size, r->mem, r->mem_dma);
 	else if (r->mem)
 		free_pages_exact(r->mem, r->mem_size);
+	kfree(r->pool);
 	kfree(r->buffers);
 	kfree(r->shadow);
 	kfree(r);
@@ -698,11 +804,19 @@ void virtio4_ring_abandon(struct virtio4_queue *vq)
 	unsigned int i, tables = 0;
 
 	for (i = 0; i < vq->num; i++) {
-		if (r->buffers[i].indirect) {
-			kmemleak_not_leak(r->buffers[i].indirect);
-			r->buffers[i].indirect = NULL;
+		struct ring_buffer *b = &r->buffers[i];
+
+		if (b->indirect) {
+			if (!ring_pooled(r, b->indirect_num))
+				kmemleak_not_leak(b->indirect);
+			b->indirect = NULL;
 			tables++;
 		}
+	}
+	/* The pool's tables too: kept whole. */
+	if (r->pool) {
+		kmemleak_not_leak(r->pool);
+		r->pool = NULL;
 	}
 	dev_warn(&r->vdev->dev, "queue %s: keeping %zu bytes of ring and %u indirect table(s) the device may still use\n",
 		 r->name, r->mem_size, tables);
@@ -786,6 +900,9 @@ void virtio4_ring_test_view(struct virtio4_queue *vq,
 	view->desc = r->split.desc;
 	view->avail = r->split.avail;
 	view->used = r->split.used;
+	view->pool = r->pool;
+	view->pool_size = r->pool ? (size_t)r->vq.num * RING_POOL_ENTRIES *
+				    sizeof(struct ring_desc) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(virtio4_ring_test_view);
 

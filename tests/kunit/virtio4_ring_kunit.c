@@ -23,6 +23,7 @@ MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
 #define RT_BUF 256
 
 struct rt {
+	struct kunit *test;
 	struct device *dma_dev;
 	struct virtio4_device vdev;
 	struct virtio4_queue *vq;
@@ -78,6 +79,7 @@ static int rt_init(struct kunit *test)
 	rt->bufs = kunit_kzalloc(test, RT_NUM * 2 * RT_BUF, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rt->bufs);
 	test->priv = rt;
+	rt->test = test;
 	/* A bare device, never registered: enough for dma-direct mappings. */
 	rt->dma_dev = kunit_kzalloc(test, sizeof(*rt->dma_dev), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, rt->dma_dev);
@@ -97,9 +99,12 @@ static void rt_exit(struct kunit *test)
 		virtio4_ring_del(rt->vq);
 }
 
-/* Add a buffer of one out and one in element, token @token (1-based). */
-static int rt_add(struct rt *rt, unsigned long token, unsigned int out_len,
-		  unsigned int in_len)
+/*
+ * Add a buffer of one out and one in element, token @token (1-based),
+ * without sync(): the device does not see it yet.
+ */
+static int rt_add_unsynced(struct rt *rt, unsigned long token, unsigned int out_len,
+			   unsigned int in_len)
 {
 	struct scatterlist sg[2];
 	u8 *buf = rt->bufs + (token % RT_NUM) * 2 * RT_BUF;
@@ -119,13 +124,25 @@ static int rt_add(struct rt *rt, unsigned long token, unsigned int out_len,
 	return rt->vq->ops->add_buf(rt->vq, sg, out, in, (void *)token);
 }
 
-/* The device takes the next available head, or returns -1. */
+/* As rt_add_unsynced(), then sync(): the device sees the buffer. */
+static int rt_add(struct rt *rt, unsigned long token, unsigned int out_len,
+		  unsigned int in_len)
+{
+	int err = rt_add_unsynced(rt, token, out_len, in_len);
+
+	rt->vq->ops->sync(rt->vq);
+	return err;
+}
+
+/* The device takes the next available head; the test fails if there is none. */
 static int dev_pop(struct rt *rt)
 {
 	u16 head;
 
-	if (le16_to_cpu(READ_ONCE(rt->v.avail->idx)) == rt->dev_avail)
+	if (le16_to_cpu(READ_ONCE(rt->v.avail->idx)) == rt->dev_avail) {
+		KUNIT_FAIL(rt->test, "the device finds no buffer available");
 		return -1;
+	}
 	head = le16_to_cpu(rt->v.avail->ring[rt->dev_avail % RT_NUM]);
 	rt->dev_avail++;
 	return head;
@@ -155,7 +172,7 @@ static void rt_add_synced(struct kunit *test, struct rt *rt, unsigned long first
 	unsigned long t;
 
 	for (t = first; t <= last; t++)
-		KUNIT_ASSERT_EQ(test, rt_add(rt, t, 8, 0), 0);
+		KUNIT_ASSERT_EQ(test, rt_add_unsynced(rt, t, 8, 0), 0);
 	rt->vq->ops->sync(rt->vq);
 }
 
@@ -175,6 +192,55 @@ static void device_sees_out_then_in(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(d->len), 100U);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(d->flags), VRING_DESC_F_WRITE);
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, RT_NUM - 2);
+}
+
+/*
+ * add_buf() writes a buffer into the ring, sync() shows it to the device:
+ * the available index moves once, at sync, over every buffer added since
+ * the last, and only then does the driver read whether to kick.
+ */
+static void buffers_seen_at_sync(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add_unsynced(rt, 1, 8, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add_unsynced(rt, 2, 8, 8), 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(READ_ONCE(rt->v.avail->idx)), 0U);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 0U);
+	rt->vq->ops->sync(rt->vq);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(READ_ONCE(rt->v.avail->idx)), 2U);
+	KUNIT_EXPECT_EQ(test, rt->kicks, 1U);
+	KUNIT_EXPECT_EQ(test, dev_pop(rt), 0);
+	KUNIT_EXPECT_EQ(test, dev_pop(rt), 1);
+}
+
+/*
+ * get_buf() reads the used index once for the entries it covers, and asks
+ * for the next interrupt (used_event) when it takes the last of them: an
+ * entry the device adds meanwhile is found after them, and once all are
+ * taken the device's next one owes an interrupt.
+ */
+static void used_event_once_seen_are_taken(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	__le16 *used_event = &rt->v.avail->ring[RT_NUM];
+	unsigned int len;
+
+	rt_add_synced(test, rt, 1, 4);
+	dev_push(rt, dev_pop(rt), 0);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)1UL);
+	/* Entry 2 was seen with entry 1: the device has crossed any mark before it. */
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 0U);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)2UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 2U);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)3UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 3U);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_TRUE(test, vring_need_event(le16_to_cpu(*used_event), 4, 3));
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)4UL);
 }
 
 static void completion_after_detach_breaks_queue(struct kunit *test)
@@ -374,6 +440,63 @@ static void indirect_when_direct_does_not_fit(struct kunit *test)
 	dev_push(rt, head, 32);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
 	KUNIT_EXPECT_EQ(test, len, 32U);
+	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
+}
+
+/* Does @table lie in the ring's pool of small indirect tables? */
+static bool rt_in_pool(struct rt *rt, const void *table)
+{
+	return rt->v.pool && table >= rt->v.pool && table < rt->v.pool + rt->v.pool_size;
+}
+
+/*
+ * An indirect table of up to four entries comes from the ring's pool (no
+ * allocation per buffer); a larger one is allocated. Both reach the
+ * device whole and come back.
+ */
+static void small_indirect_tables_from_the_pool(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	struct scatterlist sg[5];
+	struct ring_desc *table;
+	unsigned int len, i;
+	int head;
+
+	virtio4_ring_del(rt->vq);
+	rt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
+	KUNIT_ASSERT_NOT_NULL(test, rt->v.pool);
+	for (i = 1; i < RT_NUM; i++)
+		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 100, 16, 32), 0);
+	for (i = 1; i < RT_NUM; i++)
+		dev_pop(rt);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, head, 0);
+	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
+	KUNIT_EXPECT_TRUE(test, rt_in_pool(rt, table));
+	dev_push(rt, head, 32);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
+
+	/* Five elements, one descriptor free: a table too large for the pool. */
+	sg_init_table(sg, ARRAY_SIZE(sg));
+	for (i = 0; i < ARRAY_SIZE(sg); i++)
+		sg_set_buf(&sg[i], rt->bufs + i * 16, 16);
+	KUNIT_ASSERT_EQ(test, rt->vq->ops->add_buf(rt->vq, sg, 2, 3, (void *)200UL), 0);
+	rt->vq->ops->sync(rt->vq);
+	head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, head, 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.desc[head].flags), VRING_DESC_F_INDIRECT);
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(rt->v.desc[head].len), 5 * sizeof(*table));
+	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
+	KUNIT_EXPECT_FALSE(test, rt_in_pool(rt, table));
+	for (i = 0; i < 5; i++) {
+		KUNIT_EXPECT_EQ(test, le32_to_cpu(table[i].len), 16U);
+		KUNIT_EXPECT_EQ(test, le16_to_cpu(table[i].flags),
+				(i < 2 ? 0 : VRING_DESC_F_WRITE) | (i < 4 ? VRING_DESC_F_NEXT : 0));
+	}
+	dev_push(rt, head, 48);
+	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)200UL);
+	KUNIT_EXPECT_EQ(test, len, 48U);
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
 }
 
@@ -580,6 +703,8 @@ static void bad_queue_sizes_refused(struct kunit *test)
 
 static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(device_sees_out_then_in),
+	KUNIT_CASE(buffers_seen_at_sync),
+	KUNIT_CASE(used_event_once_seen_are_taken),
 	KUNIT_CASE(completion_after_detach_breaks_queue),
 	KUNIT_CASE(interrupt_with_nothing_used_is_spurious),
 	KUNIT_CASE(no_callback_before_device_ready),
@@ -589,6 +714,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(callback_due_past_the_mark),
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
+	KUNIT_CASE(small_indirect_tables_from_the_pool),
 	KUNIT_CASE(used_id_out_of_range_breaks),
 	KUNIT_CASE(used_id_not_in_flight_breaks),
 	KUNIT_CASE(duplicate_completion_breaks),

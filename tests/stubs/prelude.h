@@ -22,6 +22,11 @@
 #undef WRITE_ONCE
 #define WRITE_ONCE(var, val) (*((volatile typeof(var) *)(&(var))) = (val))
 
+/* Kept out of line in the kernel, as here: the stubs lack the word. */
+#ifndef noinline
+#define noinline __attribute__((__noinline__))
+#endif
+
 /* bus.h's accessors of memory-mapped configuration name __iomem, which the stubs lack. */
 #ifndef __iomem
 #define __iomem
