@@ -38,12 +38,14 @@ struct ring_shadow {
 
 /*
  * Indirect tables of up to RING_POOL_ENTRIES entries (a cache line) come
- * from a pool allocated with the ring, one table per buffer id, when the
- * device reads guest physical addresses (no use_dma) and the ring has at
- * most RING_POOL_MAX_NUM entries: no allocation, no mapping per buffer.
- * Larger tables, and every table of a device behind the DMA API (mapped
- * for the device to read only, and unmapped from the addresses in it),
- * are allocated per buffer.
+ * from a pool, one table per buffer id, when the device reads guest
+ * physical addresses (no use_dma) and the ring has at most
+ * RING_POOL_MAX_NUM entries: no allocation, no mapping per buffer. The
+ * pool is allocated at the ring's first indirect table (most queues never
+ * have one), once: if that fails, the ring goes on without. Larger tables,
+ * and every table of a device behind the DMA API (mapped for the device to
+ * read only, and unmapped from the addresses in it), are allocated per
+ * buffer.
  */
 #define RING_POOL_ENTRIES	4
 #define RING_POOL_MAX_NUM	1024
@@ -122,6 +124,7 @@ struct ring {
 	struct ring_shadow *shadow;
 	struct ring_buffer *buffers;
 	void *pool;		/* per-id indirect tables, or NULL (see RING_POOL_ENTRIES) */
+	bool pool_tried;	/* the pool's one allocation was attempted */
 	bool is_packed;
 	bool event_idx;
 	bool indirect;
@@ -183,6 +186,15 @@ static inline int ring_add_how(struct ring *r, unsigned int out_num,
 	if (r->indirect && total > 1)
 		return RING_ADD_INDIRECT;
 	return total > r->vq.num ? -EINVAL : -ENOSPC;
+}
+
+/*
+ * ring_add_how() of a one-element buffer, when it gives RING_ADD_DIRECT:
+ * a token, a free descriptor, a queue not broken.
+ */
+static inline bool ring_one_fits(struct ring *r, const void *data)
+{
+	return likely(data && r->vq.num_free && !r->vq.broken);
 }
 
 static inline enum dma_data_direction ring_dir(u16 flags)

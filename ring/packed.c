@@ -230,11 +230,47 @@ err_free:
 	return err;
 }
 
-static int packed_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
-			  unsigned int out_num, unsigned int in_num, void *data)
+/*
+ * packed_add_direct() of a one-element buffer (a network driver's receive
+ * buffer): one descriptor, no chain to walk. Should the element fail to
+ * map, nothing was written.
+ */
+static int packed_add_one(struct ring *r, struct scatterlist *s,
+			  unsigned int out_num, void *data)
 {
-	struct ring *r = to_ring(vq);
-	unsigned int total = out_num + in_num;
+	struct ring_packed *p = &r->packed;
+	u16 head = r->free_head, place = p->next_avail, next = place + 1;
+	u16 flags = out_num ? 0 : VRING_DESC_F_WRITE, avail_bits = p->avail_bits;
+	struct ring_packed_desc *d = &p->desc[place];
+	struct ring_buffer *b = &r->buffers[head];
+	u32 len = s->length;
+	dma_addr_t addr;
+
+	if (unlikely(ring_map(r, s, flags, &addr)))
+		return -ENOMEM;
+	ring_shadow_set(r, head, addr, len, flags);
+	d->addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->id = cpu_to_le16(head);
+	r->free_head = r->shadow[head].next;
+	r->vq.num_free--;
+	b->data = data;
+	b->in_len = out_num ? 0 : len;
+	b->ndescs = 1;
+	b->last = head;
+	if (unlikely(next == r->vq.num)) {
+		next = 0;
+		avail_bits ^= PACKED_BOTH;
+	}
+	packed_publish(r, head, flags, 1, next, avail_bits);
+	return 0;
+}
+
+/* add_buf() of anything but a one-element buffer that fits. */
+static noinline int packed_add_chain(struct ring *r, struct scatterlist *sg,
+				     unsigned int out_num, unsigned int total,
+				     void *data)
+{
 	int how = ring_add_how(r, out_num, total, data);
 
 	if (likely(how == RING_ADD_DIRECT))
@@ -242,6 +278,20 @@ static int packed_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 	if (how == RING_ADD_INDIRECT)
 		return packed_add_indirect(r, sg, out_num, total, data);
 	return how;
+}
+
+static int packed_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+			  unsigned int out_num, unsigned int in_num, void *data)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int total = out_num + in_num;
+
+	if (total != 1)
+		return packed_add_chain(r, sg, out_num, total, data);
+	/* One element that fits (a receive buffer): no chain, no stack frame. */
+	if (likely(out_num <= 1 && ring_one_fits(r, data)))
+		return packed_add_one(r, sg, out_num, data);
+	return packed_add_chain(r, sg, out_num, total, data);
 }
 
 /*

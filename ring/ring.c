@@ -70,6 +70,12 @@ static bool ring_pooled(const struct ring *r, unsigned int total)
 	return r->pool && total <= RING_POOL_ENTRIES;
 }
 
+/* The pool's size in bytes. */
+static size_t ring_pool_size(const struct ring *r)
+{
+	return (size_t)r->vq.num * RING_POOL_ENTRIES * sizeof(struct ring_desc);
+}
+
 /*
  * An indirect table of @total entries (16 bytes each, in both layouts) for
  * buffer id @id, for its layout's add to fill: from the pool if it fits
@@ -80,6 +86,12 @@ void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total)
 	void *table;
 
 	BUILD_BUG_ON(sizeof(struct ring_desc) != sizeof(struct ring_packed_desc));
+	/* Before the first table: none can have come from elsewhere. */
+	if (unlikely(!r->pool_tried)) {
+		r->pool_tried = true;
+		if (!r->use_dma && r->vq.num <= RING_POOL_MAX_NUM)
+			r->pool = kmalloc(ring_pool_size(r), GFP_ATOMIC | __GFP_NOWARN);
+	}
 	if (ring_pooled(r, total))
 		return r->pool + (size_t)id * RING_POOL_ENTRIES * sizeof(struct ring_desc);
 	table = kmalloc_array(total, sizeof(struct ring_desc), GFP_ATOMIC);
@@ -248,11 +260,40 @@ err_unmap:
 	return err;
 }
 
-static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
-			unsigned int out_num, unsigned int in_num, void *data)
+/*
+ * ring_add_direct() of a one-element buffer (a network driver's receive
+ * buffer): one descriptor, no chain to walk. Its next field is left as it
+ * is: without VRING_DESC_F_NEXT the device does not read it.
+ */
+static int ring_add_one(struct ring *r, struct scatterlist *s,
+			unsigned int out_num, void *data)
 {
-	struct ring *r = to_ring(vq);
-	unsigned int total = out_num + in_num;
+	u16 head = r->free_head, flags = out_num ? 0 : VRING_DESC_F_WRITE;
+	struct ring_desc *d = &r->split.desc[head];
+	struct ring_buffer *b = &r->buffers[head];
+	u32 len = s->length;
+	dma_addr_t addr;
+
+	if (unlikely(ring_map(r, s, flags, &addr)))
+		return -ENOMEM;
+	ring_shadow_set(r, head, addr, len, flags);
+	d->addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->flags = cpu_to_le16(flags);
+	r->free_head = r->shadow[head].next;
+	r->vq.num_free--;
+	b->data = data;
+	b->in_len = out_num ? 0 : len;
+	b->ndescs = 1;
+	b->last = head;
+	ring_publish(r, head);
+	return 0;
+}
+
+/* add_buf() of anything but a one-element buffer that fits. */
+static noinline int ring_add_chain(struct ring *r, struct scatterlist *sg,
+				   unsigned int out_num, unsigned int total, void *data)
+{
 	int how = ring_add_how(r, out_num, total, data);
 
 	if (likely(how == RING_ADD_DIRECT))
@@ -260,6 +301,21 @@ static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 	if (how == RING_ADD_INDIRECT)
 		return ring_add_indirect(r, sg, out_num, total, data);
 	return how;
+}
+
+static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
+			unsigned int out_num, unsigned int in_num, void *data)
+{
+	struct ring *r = to_ring(vq);
+
+	unsigned int total = out_num + in_num;
+
+	if (total != 1)
+		return ring_add_chain(r, sg, out_num, total, data);
+	/* One element that fits (a receive buffer): no chain, no stack frame. */
+	if (likely(out_num <= 1 && ring_one_fits(r, data)))
+		return ring_add_one(r, sg, out_num, data);
+	return ring_add_chain(r, sg, out_num, total, data);
 }
 
 static bool ring_need_kick(struct ring *r)
@@ -367,7 +423,8 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 
 		if (used_idx == last)
 			return NULL;
-		if (unlikely((u16)(used_idx - last) > r->in_flight))
+		/* Buffers added but not yet synced were never shown to the device. */
+		if (unlikely((u16)(used_idx - last) > r->in_flight - r->num_added))
 			return ring_used_idx_bad(r, used_idx);
 		/* Read the entries only after the index that covers them. */
 		virt_rmb();
@@ -624,12 +681,6 @@ static int ring_alloc(struct ring *r, unsigned int num)
 	r->buffers = kcalloc(num, sizeof(*r->buffers), GFP_KERNEL);
 	if (!r->shadow || !r->buffers)
 		return -ENOMEM;
-	if (r->indirect && !r->use_dma && num <= RING_POOL_MAX_NUM) {
-		r->pool = kcalloc(num, RING_POOL_ENTRIES * sizeof(struct ring_desc),
-				  GFP_KERNEL);
-		if (!r->pool)
-			return -ENOMEM;
-	}
 	if (r->is_packed)
 		r->mem_size = ring_packed_size(num);
 	else
@@ -802,6 +853,7 @@ void virtio4_ring_abandon(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
 	unsigned int i, tables = 0;
+	size_t pool = 0;
 
 	for (i = 0; i < vq->num; i++) {
 		struct ring_buffer *b = &r->buffers[i];
@@ -816,10 +868,11 @@ void virtio4_ring_abandon(struct virtio4_queue *vq)
 	/* The pool's tables too: kept whole. */
 	if (r->pool) {
 		kmemleak_not_leak(r->pool);
+		pool = ring_pool_size(r);
 		r->pool = NULL;
 	}
-	dev_warn(&r->vdev->dev, "queue %s: keeping %zu bytes of ring and %u indirect table(s) the device may still use\n",
-		 r->name, r->mem_size, tables);
+	dev_warn(&r->vdev->dev, "queue %s: keeping %zu bytes of ring, %zu of pooled tables and %u indirect table(s) the device may still use\n",
+		 r->name, r->mem_size, pool, tables);
 	if (!r->use_dma)
 		kmemleak_not_leak(r->mem);
 	r->mem = NULL;
@@ -901,8 +954,7 @@ void virtio4_ring_test_view(struct virtio4_queue *vq,
 	view->avail = r->split.avail;
 	view->used = r->split.used;
 	view->pool = r->pool;
-	view->pool_size = r->pool ? (size_t)r->vq.num * RING_POOL_ENTRIES *
-				    sizeof(struct ring_desc) : 0;
+	view->pool_size = r->pool ? ring_pool_size(r) : 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(virtio4_ring_test_view);
 

@@ -235,6 +235,9 @@ static void used_event_once_seen_are_taken(struct kunit *test)
 	dev_push(rt, dev_pop(rt), 0);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)2UL);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 2U);
+	/* The entry after those seen (used already) owes no interrupt; the one after it would. */
+	KUNIT_EXPECT_FALSE(test, vring_need_event(le16_to_cpu(*used_event), 4, 3));
+	KUNIT_EXPECT_TRUE(test, vring_need_event(le16_to_cpu(*used_event), 3, 2));
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)3UL);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 3U);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
@@ -464,16 +467,23 @@ static void small_indirect_tables_from_the_pool(struct kunit *test)
 
 	virtio4_ring_del(rt->vq);
 	rt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
-	KUNIT_ASSERT_NOT_NULL(test, rt->v.pool);
+	/* Allocated at the first table, not before. */
+	KUNIT_EXPECT_NULL(test, rt->v.pool);
 	for (i = 1; i < RT_NUM; i++)
 		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
 	KUNIT_ASSERT_EQ(test, rt_add(rt, 100, 16, 32), 0);
+	virtio4_ring_test_view(rt->vq, &rt->v);
+	KUNIT_ASSERT_NOT_NULL(test, rt->v.pool);
 	for (i = 1; i < RT_NUM; i++)
 		dev_pop(rt);
 	head = dev_pop(rt);
 	KUNIT_ASSERT_GE(test, head, 0);
 	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
 	KUNIT_EXPECT_TRUE(test, rt_in_pool(rt, table));
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[0].len), 16U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[0].flags), VRING_DESC_F_NEXT);
+	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[1].len), 32U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[1].flags), VRING_DESC_F_WRITE);
 	dev_push(rt, head, 32);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
 
@@ -554,6 +564,18 @@ static void duplicate_completion_breaks(struct kunit *test)
 	dev_push(rt, head, 8);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), NULL);
 	KUNIT_EXPECT_TRUE(test, virtio4_ring_is_broken(rt->vq));
+}
+
+/* The device uses a buffer added but not synced, which it was never shown. */
+static void unsynced_buffer_used_breaks(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+
+	KUNIT_ASSERT_EQ(test, rt_add(rt, 1, 8, 8), 0);
+	KUNIT_ASSERT_EQ(test, rt_add_unsynced(rt, 2, 8, 8), 0);
+	dev_push(rt, dev_pop(rt), 8);
+	dev_push(rt, 2, 8);	/* the second buffer's head, never available */
+	expect_broken(test);
 }
 
 static void used_length_too_long_breaks(struct kunit *test)
@@ -718,6 +740,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(used_id_out_of_range_breaks),
 	KUNIT_CASE(used_id_not_in_flight_breaks),
 	KUNIT_CASE(duplicate_completion_breaks),
+	KUNIT_CASE(unsynced_buffer_used_breaks),
 	KUNIT_CASE(used_length_too_long_breaks),
 	KUNIT_CASE(used_index_jump_breaks),
 	KUNIT_CASE(used_index_backwards_breaks),
