@@ -72,6 +72,8 @@ struct ring_buffer {
  * @last_used: the ring place of the next used descriptor to read, and its
  *	wrap counter in bit 15 (read at once by the interrupt handler).
  * @event_flags: what the driver last wrote to @driver->flags.
+ * @used_ahead: get_buf() found the descriptor at @last_used used already
+ *	when it moved there.
  */
 struct ring_packed {
 	struct ring_packed_desc *desc;
@@ -81,6 +83,7 @@ struct ring_packed {
 	u16 avail_bits;
 	u16 last_used;
 	u16 event_flags;
+	bool used_ahead;
 };
 
 /**

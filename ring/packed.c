@@ -371,10 +371,15 @@ static __always_inline void *packed_take(struct ring *r, u16 id, u32 used_len,
 		ring_free_indirect(r, &r->buffers[id]);
 	WRITE_ONCE(p->last_used, last);
 	/*
-	 * Ask for the next completion. A full barrier, not a plain store, as
-	 * the split ring's used_event: the next call reads the next descriptor.
+	 * Ask for the next completion, unless the next descriptor is used
+	 * already (the device has passed that place and raises no interrupt
+	 * for it, wherever the driver's area points; the next call takes it
+	 * without reading its flags again). A full barrier, not a plain store,
+	 * as the split ring's used_event: the next call reads the next
+	 * descriptor.
 	 */
-	if (r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
+	p->used_ahead = packed_is_used(r, last);
+	if (!p->used_ahead && r->event_idx && READ_ONCE(r->callbacks) && !r->delayed) {
 		/* The store, then a full barrier. */
 		virt_store_mb(p->driver->off_wrap, cpu_to_le16(last));
 	}
@@ -397,11 +402,11 @@ static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
 	u16 last = p->last_used, place = last & ~PACKED_WRAP, id;
 	u32 used_len;
 
-	if (unlikely(vq->broken) || !packed_is_used(r, last))
+	if (unlikely(vq->broken) || (!p->used_ahead && !packed_is_used(r, last)))
 		return NULL;
 	if (unlikely(!r->in_flight))
 		return packed_used_idle(r, place);
-	/* Read the descriptor only after the flags that hand it back. */
+	/* Read the descriptor only after the flags that hand it back (here or before). */
 	virt_rmb();
 	id = le16_to_cpu(READ_ONCE(p->desc[place].id));
 	used_len = le32_to_cpu(READ_ONCE(p->desc[place].len));

@@ -13,6 +13,7 @@
 #include <linux/device.h>
 #include <linux/dma-mapping.h>
 #include <linux/io.h>
+#include <uapi/linux/virtio_config.h>
 #include <uapi/linux/virtio_ring.h>
 #include <virtio4/ring.h>
 #include "../../ring/layout.h"
@@ -416,34 +417,60 @@ static void no_notify_flag_suppresses_kicks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, rt->kicks, 1U);
 }
 
-static void indirect_when_direct_does_not_fit(struct kunit *test)
+/*
+ * On a new ring with @features (VIRTIO_RING_F_INDIRECT_DESC among them),
+ * fill all but one descriptor with one-element buffers, then add buffer
+ * 100 (16 bytes out, 32 in): it does not fit as a chain and goes in an
+ * indirect table. The device takes every buffer; the indirect one's head
+ * goes to *@head, and its table, checked entry by entry, is returned.
+ */
+static struct ring_desc *rt_indirect_table(struct kunit *test, u64 features, int *head)
 {
 	struct rt *rt = test->priv;
 	struct ring_desc *table;
-	unsigned int len, i;
-	int head;
+	unsigned int i;
 
 	virtio4_ring_del(rt->vq);
-	rt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
+	rt_new(test, features);
+	KUNIT_EXPECT_NULL(test, rt->v.pool);	/* none before the first table */
 	for (i = 1; i < RT_NUM; i++)
 		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
-	/* One descriptor left: a two-element buffer goes in an indirect table. */
 	KUNIT_ASSERT_EQ(test, rt_add(rt, 100, 16, 32), 0);
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 0U);
+	virtio4_ring_test_view(rt->vq, &rt->v);
 	for (i = 1; i < RT_NUM; i++)
 		dev_pop(rt);
-	head = dev_pop(rt);
-	KUNIT_ASSERT_GE(test, head, 0);
-	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.desc[head].flags), VRING_DESC_F_INDIRECT);
-	KUNIT_ASSERT_EQ(test, le32_to_cpu(rt->v.desc[head].len), 2 * sizeof(*table));
-	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
+	*head = dev_pop(rt);
+	KUNIT_ASSERT_GE(test, *head, 0);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(rt->v.desc[*head].flags), VRING_DESC_F_INDIRECT);
+	KUNIT_ASSERT_EQ(test, le32_to_cpu(rt->v.desc[*head].len), 2 * sizeof(*table));
+	/* Without an IOMMU a DMA address is the physical one. */
+	table = phys_to_virt(le64_to_cpu(rt->v.desc[*head].addr));
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[0].len), 16U);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[0].flags), VRING_DESC_F_NEXT);
 	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[1].len), 32U);
 	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[1].flags), VRING_DESC_F_WRITE);
+	return table;
+}
+
+/* The device uses rt_indirect_table()'s buffer: it comes back whole. */
+static void rt_indirect_done(struct kunit *test, int head)
+{
+	struct rt *rt = test->priv;
+	unsigned int len;
+
 	dev_push(rt, head, 32);
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
 	KUNIT_EXPECT_EQ(test, len, 32U);
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
+}
+
+static void indirect_when_direct_does_not_fit(struct kunit *test)
+{
+	int head;
+
+	rt_indirect_table(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC), &head);
+	rt_indirect_done(test, head);
 }
 
 /* Does @table lie in the ring's pool of small indirect tables? */
@@ -454,8 +481,8 @@ static bool rt_in_pool(struct rt *rt, const void *table)
 
 /*
  * An indirect table of up to four entries comes from the ring's pool (no
- * allocation per buffer); a larger one is allocated. Both reach the
- * device whole and come back.
+ * allocation per buffer), allocated at the first table; a larger one is
+ * allocated. Both reach the device whole and come back.
  */
 static void small_indirect_tables_from_the_pool(struct kunit *test)
 {
@@ -465,27 +492,10 @@ static void small_indirect_tables_from_the_pool(struct kunit *test)
 	unsigned int len, i;
 	int head;
 
-	virtio4_ring_del(rt->vq);
-	rt_new(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC));
-	/* Allocated at the first table, not before. */
-	KUNIT_EXPECT_NULL(test, rt->v.pool);
-	for (i = 1; i < RT_NUM; i++)
-		KUNIT_ASSERT_EQ(test, rt_add(rt, i, 8, 0), 0);
-	KUNIT_ASSERT_EQ(test, rt_add(rt, 100, 16, 32), 0);
-	virtio4_ring_test_view(rt->vq, &rt->v);
+	table = rt_indirect_table(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC), &head);
 	KUNIT_ASSERT_NOT_NULL(test, rt->v.pool);
-	for (i = 1; i < RT_NUM; i++)
-		dev_pop(rt);
-	head = dev_pop(rt);
-	KUNIT_ASSERT_GE(test, head, 0);
-	table = phys_to_virt(le64_to_cpu(rt->v.desc[head].addr));
 	KUNIT_EXPECT_TRUE(test, rt_in_pool(rt, table));
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[0].len), 16U);
-	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[0].flags), VRING_DESC_F_NEXT);
-	KUNIT_EXPECT_EQ(test, le32_to_cpu(table[1].len), 32U);
-	KUNIT_EXPECT_EQ(test, le16_to_cpu(table[1].flags), VRING_DESC_F_WRITE);
-	dev_push(rt, head, 32);
-	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)100UL);
+	rt_indirect_done(test, head);
 
 	/* Five elements, one descriptor free: a table too large for the pool. */
 	sg_init_table(sg, ARRAY_SIZE(sg));
@@ -508,6 +518,23 @@ static void small_indirect_tables_from_the_pool(struct kunit *test)
 	KUNIT_EXPECT_PTR_EQ(test, rt->vq->ops->get_buf(rt->vq, &len), (void *)200UL);
 	KUNIT_EXPECT_EQ(test, len, 48U);
 	KUNIT_EXPECT_EQ(test, rt->vq->num_free, 1U);
+}
+
+/*
+ * Behind the DMA API (VIRTIO_F_ACCESS_PLATFORM) a small table is allocated
+ * and mapped as a large one is, never pooled: the device reads it, and
+ * the addresses in it are what the ring unmaps. It reaches the device
+ * whole, comes back, and nothing leaks (kmemleak) or is unmapped twice.
+ */
+static void dma_indirect_tables_not_pooled(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	int head;
+
+	rt_indirect_table(test, BIT_ULL(VIRTIO_RING_F_INDIRECT_DESC) |
+			  BIT_ULL(VIRTIO_F_ACCESS_PLATFORM), &head);
+	KUNIT_EXPECT_NULL(test, rt->v.pool);
+	rt_indirect_done(test, head);
 }
 
 /*
@@ -737,6 +764,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(small_indirect_tables_from_the_pool),
+	KUNIT_CASE(dma_indirect_tables_not_pooled),
 	KUNIT_CASE(used_id_out_of_range_breaks),
 	KUNIT_CASE(used_id_not_in_flight_breaks),
 	KUNIT_CASE(duplicate_completion_breaks),
