@@ -240,11 +240,12 @@ static void v4blk_batch_start(struct v4blk_queue *q)
 }
 
 /*
- * Ask for the next interrupt; under q->lock. With irq_batch_us, batching on
- * and two requests or more in flight, once three quarters of them are done
- * (@batch bounding the wait), unless @at_once; else at the next completion,
- * with @batch stopped (it has no wait left to bound). False if requests
- * completed meanwhile: collect again.
+ * Ask for the next interrupt; under q->lock. With irq_batch_us, batching on,
+ * a queue that can delay its callback (vq->delays) and two requests or more
+ * in flight, once three quarters of them are done (@batch bounding the
+ * wait), unless @at_once; else at the next completion, with @batch stopped
+ * (it has no wait left to bound). False if requests completed meanwhile:
+ * collect again.
  */
 static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 {
@@ -254,7 +255,7 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once)
 		return true;	/* no interrupts */
 	if (!irq_batch_us)
 		return vq->ops->restart(vq);
-	if (at_once || q->batch_off || q->stopping || q->in_flight < 2) {
+	if (at_once || !vq->delays || q->batch_off || q->stopping || q->in_flight < 2) {
 		/*
 		 * An expiry this misses (running already, or queued again by
 		 * the callback that is still returning) finds it unarmed.

@@ -163,6 +163,8 @@ int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
 size_t ring_packed_size(unsigned int num);
 void ring_packed_init(struct ring *r, unsigned int num);
 bool ring_packed_more_used(struct ring *r);
+bool ring_packed_used_past(struct ring *r, unsigned int mark);
+bool ring_callback_due(struct virtio4_queue *vq);
 void ring_packed_layout(struct ring *r, struct virtio4_ring_layout *layout);
 void ring_packed_debugfs_show(struct ring *r, struct seq_file *m);
 

@@ -469,13 +469,18 @@ static bool packed_restart(struct virtio4_queue *vq)
 	return true;
 }
 
-/*
- * Has the device used buffers covering more than @mark places from
- * last_used? Walks the used descriptors with the driver's own counts; an
- * id that is not in flight stops the walk with true, for get_buf() to
- * find and report.
+/**
+ * ring_packed_used_past - has the device used past a mark?
+ * @r: a packed ring.
+ * @mark: places from last_used.
+ *
+ * Walks the used descriptors with the driver's own counts; an id that is
+ * not in flight stops the walk with true, for get_buf() to find and report.
+ *
+ * Context: the queue's operations' (the driver's lock).
+ * Return: true if the used descriptors cover more than @mark places.
  */
-static bool packed_used_past(struct ring *r, unsigned int mark)
+bool ring_packed_used_past(struct ring *r, unsigned int mark)
 {
 	u16 at = r->packed.last_used, id;
 	unsigned int covered = 0;
@@ -513,21 +518,11 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 	packed_enable(r, packed_advance(r, r->packed.last_used, mark));
 	/* Publish the mark before checking whether the device passed it. */
 	virt_mb();
-	if (unlikely(packed_used_past(r, mark) && !READ_ONCE(vq->broken))) {
+	if (unlikely(ring_packed_used_past(r, mark) && !READ_ONCE(vq->broken))) {
 		packed_disable_callbacks(r);
 		return false;
 	}
 	return true;
-}
-
-/* Used descriptors over more than r->mark places, callbacks on: an interrupt is owed. */
-static bool packed_callback_due(struct virtio4_queue *vq)
-{
-	struct ring *r = to_ring(vq);
-
-	if (!READ_ONCE(r->callbacks) || READ_ONCE(vq->broken))
-		return false;
-	return packed_used_past(r, r->mark);
 }
 
 const struct virtio4_queue_ops ring_packed_ops = {
@@ -538,7 +533,7 @@ const struct virtio4_queue_ops ring_packed_ops = {
 	.disable = packed_disable,
 	.restart = packed_restart,
 	.restart_delayed = packed_restart_delayed,
-	.callback_due = packed_callback_due,
+	.callback_due = ring_callback_due,
 	.detach_unused = ring_detach_unused,
 };
 

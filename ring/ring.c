@@ -307,7 +307,6 @@ static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 			unsigned int out_num, unsigned int in_num, void *data)
 {
 	struct ring *r = to_ring(vq);
-
 	unsigned int total = out_num + in_num;
 
 	if (total != 1)
@@ -519,6 +518,14 @@ static bool ring_restart(struct virtio4_queue *vq)
 	return true;
 }
 
+/* Has the device used more than @mark entries past last_used? */
+static bool ring_used_past(struct ring *r, u16 mark)
+{
+	u16 used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
+
+	return (u16)(used_idx - r->split.last_used) > mark;
+}
+
 /*
  * With EVENT_IDX, ask for the interrupt only once three quarters of the
  * buffers in flight are used (used_event marks the spot, and get_buf leaves
@@ -527,7 +534,7 @@ static bool ring_restart(struct virtio4_queue *vq)
 static bool ring_restart_delayed(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
-	u16 mark, used_idx;
+	u16 mark;
 
 	if (!r->event_idx)
 		return ring_restart(vq);
@@ -538,28 +545,34 @@ static bool ring_restart_delayed(struct virtio4_queue *vq)
 	WRITE_ONCE(*ring_used_event(r), cpu_to_le16(r->split.last_used + mark));
 	/* Publish the mark before checking whether the device passed it. */
 	virt_mb();
-	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
-	if (unlikely((u16)(used_idx - r->split.last_used) > mark && !READ_ONCE(vq->broken))) {
+	if (unlikely(ring_used_past(r, mark) && !READ_ONCE(vq->broken))) {
 		ring_disable_callbacks(r);
 		return false;
 	}
 	return true;
 }
 
-/*
- * Has the device used more than r->mark entries past last_used with
- * callbacks on? Then it crossed used_event (or, without EVENT_IDX, used a
- * buffer with interrupts asked for) and owes the interrupt.
+/**
+ * ring_callback_due - the queue op callback_due(), both layouts
+ * @vq: the queue.
+ *
+ * Has the device used past r->mark (entries past last_used, split; places,
+ * packed) with callbacks on? Then it crossed the point asked for (or,
+ * without EVENT_IDX, used a buffer with interrupts asked for) and owes the
+ * interrupt.
+ *
+ * Context: the queue's operations' (the driver's lock).
+ * Return: true if an interrupt is owed.
  */
-static bool ring_callback_due(struct virtio4_queue *vq)
+bool ring_callback_due(struct virtio4_queue *vq)
 {
 	struct ring *r = to_ring(vq);
-	u16 used_idx;
 
 	if (!READ_ONCE(r->callbacks) || READ_ONCE(vq->broken))
 		return false;
-	used_idx = le16_to_cpu(READ_ONCE(r->split.used->idx));
-	return (u16)(used_idx - r->split.last_used) > r->mark;
+	if (r->is_packed)
+		return ring_packed_used_past(r, r->mark);
+	return ring_used_past(r, r->mark);
 }
 
 static const struct virtio4_queue_ops ring_ops = {
@@ -741,9 +754,9 @@ static int ring_debugfs_show(struct seq_file *m, void *unused)
 	seq_printf(m, "kicks %llu\ninterrupts %llu\nspurious %llu\n",
 		   READ_ONCE(r->vq.kicks), READ_ONCE(r->vq.interrupts),
 		   READ_ONCE(r->spurious));
-	seq_printf(m, "event_idx %d\nindirect %d\nindirect_tables %llu\nalloc_failures %llu\n",
+	seq_printf(m, "event_idx %d\nindirect %d\nindirect_tables %llu\nalloc_failures %llu\npool %d\n",
 		   r->event_idx, r->indirect, READ_ONCE(r->indirect_tables),
-		   READ_ONCE(r->alloc_failures));
+		   READ_ONCE(r->alloc_failures), !!READ_ONCE(r->pool));
 	seq_printf(m, "broken %d\n", READ_ONCE(r->vq.broken));
 	return 0;
 }
@@ -806,7 +819,7 @@ struct virtio4_queue *virtio4_ring_new(struct virtio4_device *vdev,
 	}
 	r->vq = (struct virtio4_queue) {
 		.ops = packed ? &ring_packed_ops : &ring_ops, .cb = callback, .index = index,
-		.num = num, .num_free = num,
+		.num = num, .num_free = num, .delays = r->event_idx,
 	};
 	if (!callback)
 		r->vq.ops->disable(&r->vq);

@@ -471,6 +471,7 @@ static struct copy_queue *copy_queue_new(struct copy_dev *cd, unsigned int index
 	q->vq.index = index;
 	q->vq.num = num;
 	q->vq.num_free = num;
+	q->vq.delays = false;	/* its restart_delayed is restart */
 	strscpy(q->name, name ? name : "", sizeof(q->name));
 	if (cd->vdev.debugfs)
 		q->debugfs = debugfs_create_file(q->name, 0444, cd->vdev.debugfs,

@@ -32,9 +32,10 @@ struct virtio4_queue;
  *	and stores in *@len the number of bytes the device wrote into the in
  *	elements, or returns NULL when no buffer is used (or the queue is
  *	broken). May be called at any time, so polling works.
- * @detach_buf: take back a buffer the device has not used, by its token
- *	(usually at shutdown, with the device reset). Returns 0, or -ENOENT
- *	when no such buffer is outstanding.
+ * @detach_buf: take back a buffer the device has not used, by its token,
+ *	once the device is reset or given up (at shutdown): the ring's
+ *	layouts add nothing after it. Returns 0, or -ENOENT when no such
+ *	buffer is outstanding.
  * @disable: this project's addition: turn callbacks off, as a callback
  *	returning false does, until @restart. The one operation that may run
  *	beside others on the same queue: a callback calls it before it hands
@@ -95,6 +96,10 @@ struct virtio4_queue_ops {
  * @num_free: how many of @num are free now; read it under the driver's lock.
  * @kicks: how many times sync() notified the device.
  * @interrupts: how many interrupts found used buffers.
+ * @delays: @ops->restart_delayed can leave the callback for later than the
+ *	next used buffer (a ring with VIRTIO_RING_F_EVENT_IDX); false where it
+ *	is @ops->restart, so that a driver bounding its wait with a timer
+ *	starts none.
  * @broken: set, once and for good, when the device broke the protocol on
  *	this queue (or went away); the implementation logs why. Drivers look
  *	at it when get_buf() returns NULL and after sync(); a break found
@@ -102,7 +107,7 @@ struct virtio4_queue_ops {
  *	more. The driver then fails what it has outstanding: those buffers
  *	will never be used.
  *
- * @index, @num, @num_free, @kicks, @interrupts and @broken are this project's
+ * @index, @num, @num_free, @kicks, @interrupts, @delays and @broken are this project's
  * additions to draft IV, kept by the implementation and only read by
  * drivers: a block driver sizes its queue depth from @num, a network driver
  * stops its transmit queue before @num_free runs out and reports the counts.
@@ -116,6 +121,7 @@ struct virtio4_queue {
 	unsigned int num_free;
 	u64 kicks;
 	u64 interrupts;
+	bool delays;
 	bool broken;
 };
 

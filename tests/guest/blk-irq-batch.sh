@@ -10,11 +10,13 @@
 # disk unbinds and binds again straight after I/O (its timers stopped first: one firing on a
 # freed queue is a KASAN report) with the data intact; and when, on a second disk taking 1 ms a
 # request, two requests in flight (completions too sparse to batch) make the batch timer expire
-# for under 1 read in 20.
+# for under 1 read in 20; and when, on a third 1 ms disk without VIRTIO_RING_F_EVENT_IDX (whose
+# restart_delayed cannot delay: it is restart), reads at depth 32 start no batch timer at all.
 # kernels: debug stock
 # timeout: 300
 # setup: truncate -s 64M disk.img
 # qemu: -object iothread,id=io0 -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe,aio=threads -device virtio-blk-pci,drive=d0,iothread=io0,num-queues=2 -drive driver=null-co,size=64M,latency-ns=1000000,if=none,id=d1 -device virtio-blk-pci,drive=d1,iothread=io0,serial=slow-1ms
+# qemu: -drive driver=null-co,size=64M,latency-ns=1000000,if=none,id=d2 -device virtio-blk-pci,drive=d2,iothread=io0,event_idx=off,serial=no-event-idx
 . /tests/lib.sh
 
 load_transport
@@ -42,6 +44,19 @@ echo "ok: $expiries batch timer expiries, $irqs interrupts"
 blk_few_spurious_interrupts "batching at depth 32"
 blk_idle "after the runs"
 
+# read_expiries DISK DEPTH SECONDS: 4k random reads on /dev/DISK at DEPTH for SECONDS; sets
+# READS (reads done, more than 100 or the test fails) and EXPIRIES (its batch timer's meanwhile).
+read_expiries() {
+	local e0 r0
+	e0=$(cat /sys/block/$1/batch_expiries) r0=$(awk '{ print $1 }' /sys/block/$1/stat)
+	timeout 60 fio --name=reads --filename=/dev/$1 --rw=randread --bs=4k --iodepth=$2 \
+		--ioengine=libaio --direct=1 --runtime=$3 --time_based --output-format=terse \
+		>/dev/null 2>&1 || fail "fio at depth $2 on $1"
+	EXPIRIES=$(($(cat /sys/block/$1/batch_expiries) - e0))
+	READS=$(($(awk '{ print $1 }' /sys/block/$1/stat) - r0))
+	[ "$READS" -gt 100 ] || fail "only $READS reads on $1"
+}
+
 # sparse_expiries: reads on the 1 ms disk at depth 2, completions too sparse to batch: after
 # each, one request is left in flight (nothing to batch: no timer), or two, whose batch timer
 # expires before either completes (an expiry, an interrupt's cost, for nothing; the queue then
@@ -49,20 +64,30 @@ blk_idle "after the runs"
 # the timer expired for under 1 read in 20 (measured: none of 2882 reads; 358 of 2801 without
 # the stop, 689 of 2849 without either rule).
 sparse_expiries() {
-	local e0 e1 r0 r1
 	expect_eq "the 1 ms disk's serial" slow-1ms "$(cat /sys/block/v4blk1/serial)"
-	e0=$(cat /sys/block/v4blk1/batch_expiries) r0=$(awk '{ print $1 }' /sys/block/v4blk1/stat)
-	timeout 60 fio --name=sparse --filename=/dev/v4blk1 --rw=randread --bs=4k --iodepth=2 \
-		--ioengine=libaio --direct=1 --runtime=3 --time_based --output-format=terse \
-		>/dev/null 2>&1 || fail "fio at depth 2 on the 1 ms disk"
-	e1=$(cat /sys/block/v4blk1/batch_expiries) r1=$(awk '{ print $1 }' /sys/block/v4blk1/stat)
-	[ $((r1 - r0)) -gt 100 ] || fail "only $((r1 - r0)) reads on the 1 ms disk"
-	[ $(((e1 - e0) * 20)) -lt $((r1 - r0)) ] ||
-		fail "sparse completions: $((e1 - e0)) batch timer expiries for $((r1 - r0)) reads"
-	echo "ok: sparse completions: $((e1 - e0)) batch timer expiries for $((r1 - r0)) reads"
+	read_expiries v4blk1 2 3
+	[ $((EXPIRIES * 20)) -lt "$READS" ] ||
+		fail "sparse completions: $EXPIRIES batch timer expiries for $READS reads"
+	echo "ok: sparse completions: $EXPIRIES batch timer expiries for $READS reads"
 }
 wait_for_disk v4blk1
 sparse_expiries
+
+# no_event_idx_no_timer: the third disk negotiated no EVENT_IDX, so its queues cannot ask for an
+# interrupt past the next completion and a batch timer would bound no wait: reads at depth 32
+# must make none expire (before the driver read vq->delays: 1935 expiries for 25449 reads, the
+# timer firing before each 1 ms completion).
+no_event_idx_no_timer() {
+	local vdev2
+	expect_eq "the third disk's serial" no-event-idx "$(cat /sys/block/v4blk2/serial)"
+	vdev2=$(basename "$(readlink /sys/block/v4blk2/device)")
+	expect_eq "$vdev2 negotiated EVENT_IDX (bit 29)" 0 "$(feature_bit "$vdev2" 29)"
+	read_expiries v4blk2 32 2
+	[ "$EXPIRIES" -eq 0 ] || fail "no EVENT_IDX: $EXPIRIES batch timer expiries for $READS reads"
+	echo "ok: no EVENT_IDX: no batch timer expiry for $READS reads at depth 32"
+}
+wait_for_disk v4blk2
+no_event_idx_no_timer
 
 # unbind_after_burst ROUND VDEV: unbind straight after I/O, while a timer may still be pending.
 unbind_after_burst() {

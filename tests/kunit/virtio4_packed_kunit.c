@@ -341,6 +341,33 @@ static void driver_area_follows_callbacks(struct kunit *test)
 }
 
 /*
+ * get_buf() asks for the next interrupt (the driver area's place) only
+ * when the next descriptor is not used yet: while it is, the device has
+ * passed that place and would raise nothing for it. The next call then
+ * takes that descriptor, and the one after the last used is asked for.
+ */
+static void driver_area_once_used_are_taken(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	unsigned int len;
+	unsigned long t;
+
+	for (t = 1; t <= 4; t++)
+		KUNIT_ASSERT_EQ(test, pt_add(pt, t, 8, 8), 0);
+	dev_complete(pt, dev_take(pt), 0);
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)1UL);
+	/* The second used already: the area left where it was. */
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), PT_WRAP);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)2UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 4 | PT_WRAP);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), NULL);
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)3UL);
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 6 | PT_WRAP);
+}
+
+/*
  * callback_due: true once the used descriptors cover more places than the
  * mark restart_delayed set (three quarters of eight: six), or any after a
  * plain restart; never with callbacks off.
@@ -616,6 +643,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(device_area_suppresses_kicks),
 	KUNIT_CASE(stale_device_place_still_kicks),
 	KUNIT_CASE(driver_area_follows_callbacks),
+	KUNIT_CASE(driver_area_once_used_are_taken),
 	KUNIT_CASE(restart_delayed_stops_at_a_lie),
 	KUNIT_CASE(callback_due_past_the_mark),
 	KUNIT_CASE(driver_area_without_event_idx),
