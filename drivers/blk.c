@@ -49,7 +49,9 @@
  * fewer than two done shows a device completing too sparsely to batch: the
  * queue then asks for each completion's interrupt at once, as with
  * irq_batch_us=0, until an interrupt finds two or more done (V4BLK_BATCH_MIN)
- * or 64 have passed (V4BLK_BATCH_RETRY).
+ * or 64 have passed (V4BLK_BATCH_RETRY). A queue whose restart_delayed
+ * cannot delay (!vq->delays: no EVENT_IDX, the copying transport) never
+ * starts the timer: there is no wait for it to bound.
  *
  * Locking: each queue's lock serialises every operation on that queue, as
  * the API requires; the queue's callback runs in interrupt context and takes

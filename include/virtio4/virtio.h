@@ -33,8 +33,8 @@ struct virtio4_queue;
  *	elements, or returns NULL when no buffer is used (or the queue is
  *	broken). May be called at any time, so polling works.
  * @detach_buf: take back a buffer the device has not used, by its token,
- *	once the device is reset or given up (at shutdown): the ring's
- *	layouts add nothing after it. Returns 0, or -ENOENT when no such
+ *	once the device is reset or given up (at shutdown); nothing may be
+ *	added to the queue after that. Returns 0, or -ENOENT when no such
  *	buffer is outstanding.
  * @disable: this project's addition: turn callbacks off, as a callback
  *	returning false does, until @restart. The one operation that may run
