@@ -259,6 +259,32 @@ static inline void ring_shadow_set(struct ring *r, u16 i, dma_addr_t addr, u32 l
 	}
 }
 
+/*
+ * What adding a one-element buffer @data (@s, of @len bytes, device-writable
+ * if @flags has VRING_DESC_F_WRITE) does in either layout, but for its descriptor: map
+ * the element into *@addr, take the free entry at the head of the list (the
+ * buffer's id) and record the buffer. Returns that id, or -ENOMEM with
+ * nothing taken if the element does not map.
+ */
+static __always_inline int ring_take_one(struct ring *r, struct scatterlist *s,
+					 u32 len, u16 flags, void *data,
+					 dma_addr_t *addr)
+{
+	u16 head = r->free_head;
+	struct ring_buffer *b = &r->buffers[head];
+
+	if (unlikely(ring_map(r, s, flags, addr)))
+		return -ENOMEM;
+	ring_shadow_set(r, head, *addr, len, flags);
+	r->free_head = r->shadow[head].next;
+	r->vq.num_free--;
+	b->data = data;
+	b->in_len = (flags & VRING_DESC_F_WRITE) ? len : 0;
+	b->ndescs = 1;
+	b->last = head;
+	return head;
+}
+
 static inline void ring_unmap(struct ring *r, dma_addr_t addr, u32 len, u16 flags)
 {
 	if (r->use_dma)

@@ -239,25 +239,18 @@ static int packed_add_one(struct ring *r, struct scatterlist *s,
 			  unsigned int out_num, void *data)
 {
 	struct ring_packed *p = &r->packed;
-	u16 head = r->free_head, place = p->next_avail, next = place + 1;
-	u16 flags = out_num ? 0 : VRING_DESC_F_WRITE, avail_bits = p->avail_bits;
+	u16 place = p->next_avail, next = place + 1, avail_bits = p->avail_bits;
+	u16 flags = out_num ? 0 : VRING_DESC_F_WRITE;
 	struct ring_packed_desc *d = &p->desc[place];
-	struct ring_buffer *b = &r->buffers[head];
 	u32 len = s->length;
 	dma_addr_t addr;
+	int head = ring_take_one(r, s, len, flags, data, &addr);
 
-	if (unlikely(ring_map(r, s, flags, &addr)))
-		return -ENOMEM;
-	ring_shadow_set(r, head, addr, len, flags);
+	if (unlikely(head < 0))
+		return head;
 	d->addr = cpu_to_le64(addr);
 	d->len = cpu_to_le32(len);
 	d->id = cpu_to_le16(head);
-	r->free_head = r->shadow[head].next;
-	r->vq.num_free--;
-	b->data = data;
-	b->in_len = out_num ? 0 : len;
-	b->ndescs = 1;
-	b->last = head;
 	if (unlikely(next == r->vq.num)) {
 		next = 0;
 		avail_bits ^= PACKED_BOTH;

@@ -268,24 +268,16 @@ err_unmap:
 static int ring_add_one(struct ring *r, struct scatterlist *s,
 			unsigned int out_num, void *data)
 {
-	u16 head = r->free_head, flags = out_num ? 0 : VRING_DESC_F_WRITE;
-	struct ring_desc *d = &r->split.desc[head];
-	struct ring_buffer *b = &r->buffers[head];
+	u16 flags = out_num ? 0 : VRING_DESC_F_WRITE;
 	u32 len = s->length;
 	dma_addr_t addr;
+	int head = ring_take_one(r, s, len, flags, data, &addr);
 
-	if (unlikely(ring_map(r, s, flags, &addr)))
-		return -ENOMEM;
-	ring_shadow_set(r, head, addr, len, flags);
-	d->addr = cpu_to_le64(addr);
-	d->len = cpu_to_le32(len);
-	d->flags = cpu_to_le16(flags);
-	r->free_head = r->shadow[head].next;
-	r->vq.num_free--;
-	b->data = data;
-	b->in_len = out_num ? 0 : len;
-	b->ndescs = 1;
-	b->last = head;
+	if (unlikely(head < 0))
+		return head;
+	r->split.desc[head].addr = cpu_to_le64(addr);
+	r->split.desc[head].len = cpu_to_le32(len);
+	r->split.desc[head].flags = cpu_to_le16(flags);
 	ring_publish(r, head);
 	return 0;
 }
