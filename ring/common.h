@@ -5,15 +5,17 @@
  * a used buffer. ring.c holds the split layout and the entry points that
  * transports call; packed.c the packed layout (VIRTIO_F_RING_PACKED).
  *
- * Both keep what they need to free a buffer in driver memory: @shadow, one
- * entry per descriptor the driver wrote, chained through @shadow[i].next
- * from a buffer's head to its last; free entries form a list from
- * @free_head. An entry's address, length and flags are read only to undo a
- * DMA mapping (use_dma): a chain's elements write them only then (a buffer
- * with an indirect table records its table in its head's entry always).
- * In the split layout an entry's index is its place in the descriptor
- * table; in the packed one it is only a name (the buffer id the device
- * hands back), and the place in the ring is counted apart.
+ * Both keep what they need to free a buffer in driver memory: @shadow,
+ * entries chained through @shadow[i].next from a buffer's head to its last;
+ * free entries form a list from @free_head. An entry's address, length and
+ * flags are read only to undo a DMA mapping (use_dma): a chain's elements
+ * write them only then (a buffer with an indirect table records its table
+ * in its head's entry always). In the split layout an entry is a
+ * descriptor, its index the descriptor's in the table, and a chain takes
+ * one per element. In the packed one an entry's index is only a name (the
+ * buffer id the device hands back), the place in the ring counted apart: a
+ * chain takes one entry per element with use_dma, to record each mapping,
+ * and one in all without.
  */
 #ifndef _VIRTIO4_RING_COMMON_H
 #define _VIRTIO4_RING_COMMON_H
@@ -55,7 +57,7 @@ struct ring_buffer {
 	void *data;		/* the driver's token; NULL when not a head */
 	u32 in_len;		/* bytes the device may write */
 	u16 ndescs;		/* ring descriptors the buffer holds */
-	u16 last;		/* its last descriptor */
+	u16 last;		/* its last shadow entry */
 	void *indirect;		/* its indirect table, or NULL */
 	unsigned int indirect_num;	/* entries in that table */
 };
@@ -137,8 +139,12 @@ struct ring {
 	u16 mark;		/* callback once more than this are used past last_used */
 	u16 free_head;
 	u16 in_flight;		/* buffers the device holds */
-	/* Split: buffers added since the last sync; packed: descriptors since the last kick. */
-	u16 num_added;
+	/*
+	 * Split: buffers added since the last sync; packed: descriptors since
+	 * the last kick, cut to a whole ring at each sync (32 bits, for the
+	 * descriptors added between two syncs).
+	 */
+	u32 num_added;
 	u64 spurious;		/* interrupts with nothing used */
 	u64 indirect_tables;	/* buffers added through an indirect table */
 	u64 alloc_failures;	/* indirect tables that could not be allocated */
@@ -156,9 +162,7 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...);
 void ring_kick(struct ring *r, unsigned int where);
 int ring_detach_buf(struct virtio4_queue *vq, void *data);
 void *ring_detach_unused(struct virtio4_queue *vq);
-void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total);
-void ring_indirect_free(struct ring *r, void *table, unsigned int total);
-int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr);
+void *ring_indirect_alloc_slow(struct ring *r, u16 id, unsigned int total);
 
 size_t ring_packed_size(unsigned int num);
 void ring_packed_init(struct ring *r, unsigned int num);
@@ -171,21 +175,25 @@ void ring_packed_debugfs_show(struct ring *r, struct seq_file *m);
 enum { RING_ADD_DIRECT, RING_ADD_INDIRECT };
 
 /*
- * How add_buf() adds a buffer of @total elements, @out_num of them out, in
+ * How add_buf() adds a buffer of @out_num out and @in_num in elements, in
  * either layout: RING_ADD_DIRECT (a chain of ring descriptors),
  * RING_ADD_INDIRECT (one descriptor and a table), or the error it returns.
+ * Counted in 64 bits, so that no sum wraps; when it returns no error, the
+ * total fits an unsigned int.
  */
 static inline int ring_add_how(struct ring *r, unsigned int out_num,
-			       unsigned int total, const void *data)
+			       unsigned int in_num, const void *data)
 {
+	u64 total = (u64)out_num + in_num;
+
 	if (unlikely(r->vq.broken))
 		return -EIO;
-	if (unlikely(!data || !total || total < out_num))
-		return -EINVAL;
-	/* The common case first: the chain fits in the ring. */
-	if (likely(total <= r->vq.num_free) &&
+	/* The common case first: the chain fits in the ring (0 - 1 does not). */
+	if (likely(data && total - 1 < r->vq.num_free) &&
 	    !(READ_ONCE(ring_indirect_always) && r->indirect && total > 1))
 		return RING_ADD_DIRECT;
+	if (!data || !total || total > UINT_MAX)
+		return -EINVAL;
 	if (!r->vq.num_free)
 		return -ENOSPC;
 	if (r->indirect && total > 1)
@@ -210,12 +218,13 @@ static inline enum dma_data_direction ring_dir(u16 flags)
 /*
  * A device without VIRTIO_F_ACCESS_PLATFORM uses guest physical addresses,
  * bypassing any IOMMU (virtio 1.x, 6.1): no DMA API then, and nothing to
- * unmap. With it, every element is mapped through @dma_dev.
+ * unmap. With it (@dma: r->use_dma, or a constant where the caller has
+ * tested it), every element is mapped through @dma_dev.
  */
-static inline int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
-			   dma_addr_t *addr)
+static __always_inline int ring_map_elem(struct ring *r, struct scatterlist *s,
+					 u16 flags, dma_addr_t *addr, bool dma)
 {
-	if (!r->use_dma) {
+	if (!dma) {
 		*addr = sg_phys(s);
 		return 0;
 	}
@@ -224,39 +233,43 @@ static inline int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
 	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
 }
 
-/*
- * Map element @s of a chain, the @n-th of @total (the first @out_num are
- * out): its descriptor flags in @flags (WRITE for an element the device
- * writes, whose bytes are added to @in_len; NEXT but for the last).
- */
-static inline int ring_map_chained(struct ring *r, struct scatterlist *s,
-				   unsigned int n, unsigned int out_num,
-				   unsigned int total, u64 *in_len,
-				   dma_addr_t *addr, u16 *flags)
+static inline int ring_map(struct ring *r, struct scatterlist *s, u16 flags,
+			   dma_addr_t *addr)
 {
-	u16 f = 0;
-	int err;
+	return ring_map_elem(r, s, flags, addr, r->use_dma);
+}
 
-	if (n >= out_num) {
-		f = VRING_DESC_F_WRITE;
-		*in_len += s->length;
-	}
-	err = ring_map(r, s, f, addr);
-	if (n + 1 < total)
-		f |= VRING_DESC_F_NEXT;
-	*flags = f;
-	return err;
+/* Record a mapping to undo (use_dma) in shadow entry @i. */
+static inline void ring_shadow_record(struct ring_shadow *shadow, u16 i,
+				      dma_addr_t addr, u32 len, u16 flags)
+{
+	shadow[i].addr = addr;
+	shadow[i].len = len;
+	shadow[i].flags = flags;
+}
+
+/*
+ * Map chain element @s, of @len bytes (@flags: WRITE for an in element),
+ * into *@addr; with @dma (r->use_dma, a constant at each call), through
+ * the DMA API, and recorded in shadow entry @id to undo.
+ */
+static __always_inline int ring_map_recorded(struct ring *r, struct ring_shadow *shadow,
+					     struct scatterlist *s, u32 len, u16 id,
+					     u16 flags, dma_addr_t *addr, bool dma)
+{
+	if (unlikely(ring_map_elem(r, s, flags, addr, dma)))
+		return -ENOMEM;
+	if (dma)
+		ring_shadow_record(shadow, id, *addr, len, flags);
+	return 0;
 }
 
 /* Record element @i's mapping in its shadow entry, where there is one to undo. */
 static inline void ring_shadow_set(struct ring *r, u16 i, dma_addr_t addr, u32 len,
 				   u16 flags)
 {
-	if (r->use_dma) {
-		r->shadow[i].addr = addr;
-		r->shadow[i].len = len;
-		r->shadow[i].flags = flags;
-	}
+	if (r->use_dma)
+		ring_shadow_record(r->shadow, i, addr, len, flags);
 }
 
 /*
@@ -321,12 +334,124 @@ static inline void ring_unmap_indirect(struct ring *r, const void *table, unsign
 	}
 }
 
+/* Does a table of @total entries come from the pool? */
+static inline bool ring_pooled(const struct ring *r, unsigned int total)
+{
+	return r->pool && total <= RING_POOL_ENTRIES;
+}
+
+/* Buffer id @id's table in the pool. */
+static inline void *ring_pool_table(struct ring *r, u16 id)
+{
+	return r->pool + (size_t)id * RING_POOL_ENTRIES * sizeof(struct ring_desc);
+}
+
+/*
+ * An indirect table of @total entries for buffer id @id, for its layout's
+ * add to fill: from the pool if it fits there, else allocated (out of
+ * line); NULL if memory is short.
+ */
+static inline void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total)
+{
+	if (likely(ring_pooled(r, total)))
+		return ring_pool_table(r, id);
+	return ring_indirect_alloc_slow(r, id, total);
+}
+
+/* Give back a table of @total entries from ring_indirect_alloc(). */
+static inline void ring_indirect_free(struct ring *r, void *table, unsigned int total)
+{
+	if (!ring_pooled(r, total))
+		kfree(table);
+}
+
+/* Map an indirect table of @size bytes for the device to read. */
+static inline int ring_map_table(struct ring *r, void *table, size_t size,
+				 dma_addr_t *addr)
+{
+	if (!r->use_dma) {
+		*addr = virt_to_phys(table);
+		return 0;
+	}
+	*addr = dma_map_single(r->dma_dev, table, size, DMA_TO_DEVICE);
+	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
+}
+
+/*
+ * Entry @i of an indirect @table in the ring's layout (@packed, a constant
+ * at each call): split entries chain by index, with NEXT in @flags; packed
+ * ones are in order and take only WRITE.
+ */
+static __always_inline void ring_table_desc(void *table, unsigned int i,
+					    dma_addr_t addr, u32 len, u16 flags,
+					    bool packed)
+{
+	if (packed) {
+		struct ring_packed_desc *d = (struct ring_packed_desc *)table + i;
+
+		d->addr = cpu_to_le64(addr);
+		d->len = cpu_to_le32(len);
+		d->id = 0;
+		d->flags = cpu_to_le16(flags & VRING_DESC_F_WRITE);
+	} else {
+		struct ring_desc *d = (struct ring_desc *)table + i;
+
+		d->addr = cpu_to_le64(addr);
+		d->len = cpu_to_le32(len);
+		d->flags = cpu_to_le16(flags);
+		d->next = cpu_to_le16(i + 1);
+	}
+}
+
+/*
+ * ring_fill_indirect() with @dma (r->use_dma) a constant: the out
+ * elements, then the in ones, each loop with its own flags (NEXT on every
+ * entry, the last one's cleared after).
+ */
+static __always_inline int ring_fill_table(struct ring *r, void *table,
+					   struct scatterlist *sg,
+					   unsigned int out_num,
+					   unsigned int total, u32 *in_len,
+					   bool packed, bool dma)
+{
+	struct scatterlist *s = sg;
+	dma_addr_t addr;
+	unsigned int i;
+	u64 in = 0;
+	int err = -ENOMEM;
+
+	for (i = 0; i < out_num; i++, s = sg_next(s)) {
+		if (unlikely(ring_map_elem(r, s, 0, &addr, dma)))
+			goto err_unmap;
+		ring_table_desc(table, i, addr, s->length, VRING_DESC_F_NEXT, packed);
+	}
+	for (; i < total; i++, s = sg_next(s)) {
+		in += s->length;
+		if (unlikely(ring_map_elem(r, s, VRING_DESC_F_WRITE, &addr, dma)))
+			goto err_unmap;
+		ring_table_desc(table, i, addr, s->length,
+				VRING_DESC_F_NEXT | VRING_DESC_F_WRITE, packed);
+	}
+	if (unlikely(in > U32_MAX)) {
+		err = -EINVAL;
+		goto err_unmap;
+	}
+	if (!packed)
+		((struct ring_desc *)table)[total - 1].flags &= cpu_to_le16(~VRING_DESC_F_NEXT);
+	*in_len = in;
+	return 0;
+
+err_unmap:
+	ring_unmap_indirect(r, table, i);
+	return err;
+}
+
 /*
  * Map the @total elements of @sg into the indirect @table, in one pass, in
- * the ring's layout (split: chained by index; @packed: in order, no NEXT;
- * a constant at each call, so each layout's add gets its own loop); their
- * in bytes in *@in_len. The table keeps the addresses to unmap: it
- * is driver memory the device only reads. On failure nothing stays mapped.
+ * the ring's layout (@packed: a constant at each call, so each layout's
+ * add gets its own loops); their in bytes in *@in_len. The table keeps the
+ * addresses to unmap: it is driver memory the device only reads. On
+ * failure nothing stays mapped.
  */
 static __always_inline int ring_fill_indirect(struct ring *r, void *table,
 					      struct scatterlist *sg,
@@ -334,44 +459,9 @@ static __always_inline int ring_fill_indirect(struct ring *r, void *table,
 					      unsigned int total, u32 *in_len,
 					      bool packed)
 {
-	struct scatterlist *s;
-	unsigned int i;
-	u64 in = 0;
-	int err;
-
-	for_each_sg(sg, s, total, i) {
-		dma_addr_t addr;
-		u16 flags;
-
-		err = ring_map_chained(r, s, i, out_num, total, &in, &addr, &flags);
-		if (unlikely(err))
-			goto err_unmap;
-		if (packed) {
-			struct ring_packed_desc *d = (struct ring_packed_desc *)table + i;
-
-			d->addr = cpu_to_le64(addr);
-			d->len = cpu_to_le32(s->length);
-			d->id = 0;
-			d->flags = cpu_to_le16(flags & VRING_DESC_F_WRITE);
-		} else {
-			struct ring_desc *d = (struct ring_desc *)table + i;
-
-			d->addr = cpu_to_le64(addr);
-			d->len = cpu_to_le32(s->length);
-			d->flags = cpu_to_le16(flags);
-			d->next = cpu_to_le16(i + 1);
-		}
-	}
-	if (unlikely(in > U32_MAX)) {
-		err = -EINVAL;
-		goto err_unmap;
-	}
-	*in_len = in;
-	return 0;
-
-err_unmap:
-	ring_unmap_indirect(r, table, i);
-	return err;
+	if (r->use_dma)
+		return ring_fill_table(r, table, sg, out_num, total, in_len, packed, true);
+	return ring_fill_table(r, table, sg, out_num, total, in_len, packed, false);
 }
 
 /*
@@ -410,7 +500,13 @@ static inline bool ring_used_ok(struct ring *r, u32 id, u32 len)
 		      len <= r->buffers[id].in_len);
 }
 
-void ring_free_indirect(struct ring *r, struct ring_buffer *b);
+/* Unmap and free a detached buffer's indirect table (@b has one). */
+static inline void ring_free_indirect(struct ring *r, struct ring_buffer *b)
+{
+	ring_unmap_indirect(r, b->indirect, b->indirect_num);
+	ring_indirect_free(r, b->indirect, b->indirect_num);
+	b->indirect = NULL;
+}
 
 /*
  * Give back buffer @head's descriptors: undo the mappings the shadow
@@ -423,10 +519,10 @@ static __always_inline void ring_detach_chain(struct ring *r, u16 head)
 
 	if (r->use_dma)
 		ring_unmap_chain(r, head, b->ndescs);
-	r->shadow[b->last].next = r->free_head;
-	r->free_head = head;
 	r->vq.num_free += b->ndescs;
 	r->in_flight--;
+	r->shadow[b->last].next = r->free_head;
+	r->free_head = head;
 	b->data = NULL;
 }
 

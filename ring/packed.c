@@ -15,8 +15,9 @@
  * last_used by that count, which it takes from its own record of the
  * buffer (struct ring_buffer), never from the device.
  *
- * Buffer ids are the entries of the shadow array (common.h): a chain takes
- * as many entries as descriptors, its head's index is its id. The device
+ * Buffer ids are the entries of the shadow array (common.h): its head's
+ * index is a buffer's id; a chain takes as many entries as descriptors
+ * with use_dma (they record the mappings), one without. The device
  * is not trusted: an id not in flight, a length beyond the buffer, or a
  * used descriptor while no buffer is in flight break the queue (logged
  * once; nothing is completed; add_buf() fails with -EIO).
@@ -99,7 +100,7 @@ static void packed_publish(struct ring *r, u16 id, u16 head_flags,
 	WRITE_ONCE(p->desc[p->next_avail].flags, cpu_to_le16(head_flags));
 	p->next_avail = next;
 	p->avail_bits = avail_bits;
-	r->num_added = min_t(unsigned int, r->num_added + ndescs, r->vq.num);
+	r->num_added += ndescs;
 	r->in_flight++;
 	trace_virtio4_add_buf(r, r->buffers[id].data, id, r->vq.num_free);
 }
@@ -126,70 +127,142 @@ static void packed_unwrite(struct ring *r, unsigned int n)
 }
 
 /*
+ * The ring place after @place; *@avail_bits: the bits that make a
+ * descriptor there available.
+ */
+static __always_inline u16 packed_next_place(u16 place, u16 num, u16 *avail_bits)
+{
+	if (unlikely(++place == num)) {
+		*avail_bits ^= PACKED_BOTH;
+		return 0;
+	}
+	return place;
+}
+
+/*
+ * Element @s of buffer @head's chain as descriptor @d, but for its flags
+ * (the caller's to write), with shadow entry @id; @flags: WRITE for an in
+ * element. @dma: mapped through the DMA API and recorded in the shadow to
+ * unmap (a constant at each call).
+ */
+static __always_inline int packed_chain_desc(struct ring *r, struct ring_packed_desc *d,
+					     struct ring_shadow *shadow,
+					     struct scatterlist *s, u16 id, u16 head,
+					     u16 flags, bool dma)
+{
+	u32 len = s->length;
+	dma_addr_t addr;
+
+	if (unlikely(ring_map_recorded(r, shadow, s, len, id, flags, &addr, dma)))
+		return -ENOMEM;
+	d->addr = cpu_to_le64(addr);
+	d->len = cpu_to_le32(len);
+	d->id = cpu_to_le16(head);
+	return 0;
+}
+
+/*
  * A chain of @total descriptors at consecutive places, written in one pass
- * over @sg, its head's flags last. Its ids are as many entries from the
- * free list, the head's the one the device hands back; the entries keep
- * the elements' mappings only where there are mappings to undo (use_dma).
+ * over @sg: the head, whose flags packed_publish() writes last, then the
+ * other out elements and the in ones, each loop with its own constant
+ * flags, NEXT on every descriptor and the last one's cleared after. The
+ * buffer's id is the free entry at the head of the list; with @dma
+ * (r->use_dma, a constant at each call) it takes one more entry for each
+ * further element, to record the mappings to undo, without, none.
  * Should an element fail to map, or the in elements come to more than a
  * used length can say (U32_MAX), the places written are taken back.
  */
-static int packed_add_direct(struct ring *r, struct scatterlist *sg,
-			     unsigned int out_num, unsigned int total, void *data)
+static __always_inline int packed_add_direct(struct ring *r, struct scatterlist *sg,
+					     unsigned int out_num, unsigned int total,
+					     void *data, bool dma)
 {
 	struct ring_packed *p = &r->packed;
-	/* Locals: a store to the ring may not make the compiler reload them. */
+	/*
+	 * Locals: a store to the ring may not make the compiler reload them;
+	 * the shadow only where the loops use it.
+	 */
 	struct ring_packed_desc *desc = p->desc;
-	struct ring_shadow *shadow = r->shadow;
-	u16 head = r->free_head, id = head, last = head, place = p->next_avail;
-	u16 avail_bits = p->avail_bits, head_flags = 0, num = r->vq.num;
+	struct ring_shadow *shadow = dma ? r->shadow : NULL;
+	u16 head = r->free_head, id = head, place = p->next_avail;
+	u16 avail_bits = p->avail_bits, num = r->vq.num;
+	u16 head_flags = out_num ? 0 : VRING_DESC_F_WRITE;
+	struct scatterlist *s = sg;
 	struct ring_buffer *b;
-	struct scatterlist *s;
+	unsigned int n = 0;
 	u64 in_len = 0;
-	unsigned int n;
 	int err;
 
-	for_each_sg(sg, s, total, n) {
-		struct ring_packed_desc *d = &desc[place];
-		u16 flags, next = shadow[id].next;
-		u32 len = s->length;
-		dma_addr_t addr;
-
-		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
+	if (!out_num)
+		in_len = s->length;
+	err = packed_chain_desc(r, &desc[place], shadow, s, id, head, head_flags, dma);
+	if (unlikely(err))
+		goto err_unmap;
+	for (n = 1; n < out_num; n++) {
+		s = sg_next(s);
+		if (dma)
+			id = shadow[id].next;
+		place = packed_next_place(place, num, &avail_bits);
+		err = packed_chain_desc(r, &desc[place], shadow, s, id, head, 0, dma);
 		if (unlikely(err))
 			goto err_unmap;
-		ring_shadow_set(r, id, addr, len, flags);
-		d->addr = cpu_to_le64(addr);
-		d->len = cpu_to_le32(len);
-		d->id = cpu_to_le16(head);
-		if (n)
-			d->flags = cpu_to_le16(flags | avail_bits);
-		else
-			head_flags = flags;
-		last = id;
-		id = next;
-		if (unlikely(++place == num)) {
-			place = 0;
-			avail_bits ^= PACKED_BOTH;
-		}
+		desc[place].flags = cpu_to_le16(VRING_DESC_F_NEXT | avail_bits);
+	}
+	for (; n < total; n++) {
+		s = sg_next(s);
+		if (dma)
+			id = shadow[id].next;
+		place = packed_next_place(place, num, &avail_bits);
+		in_len += s->length;
+		err = packed_chain_desc(r, &desc[place], shadow, s, id, head,
+					VRING_DESC_F_WRITE, dma);
+		if (unlikely(err))
+			goto err_unmap;
+		desc[place].flags = cpu_to_le16(VRING_DESC_F_NEXT | VRING_DESC_F_WRITE |
+						avail_bits);
 	}
 	if (unlikely(in_len > U32_MAX)) {
 		err = -EINVAL;
 		goto err_unmap;
 	}
-	r->free_head = id;
+	if (total > 1) {
+		desc[place].flags &= cpu_to_le16(~VRING_DESC_F_NEXT);
+		head_flags |= VRING_DESC_F_NEXT;
+	}
+	r->free_head = (dma ? shadow : r->shadow)[id].next;
 	r->vq.num_free -= total;
 	b = &r->buffers[head];
 	b->data = data;
 	b->in_len = in_len;
 	b->ndescs = total;
-	b->last = last;
+	b->last = id;
+	place = packed_next_place(place, num, &avail_bits);
 	packed_publish(r, head, head_flags, total, place, avail_bits);
 	return 0;
 
 err_unmap:
-	ring_unmap_chain(r, head, n);
+	if (dma)
+		ring_unmap_chain(r, head, n);
 	packed_unwrite(r, n);
 	return err;
+}
+
+/*
+ * packed_add_direct() of a device behind the DMA API, and of one without:
+ * each out of line, for packed_add_chain() to take no stack frame of its
+ * own (the compiler gives it the one its longest path needs on all).
+ */
+static noinline int packed_add_direct_dma(struct ring *r, struct scatterlist *sg,
+					  unsigned int out_num, unsigned int total,
+					  void *data)
+{
+	return packed_add_direct(r, sg, out_num, total, data, true);
+}
+
+static noinline int packed_add_direct_phys(struct ring *r, struct scatterlist *sg,
+					   unsigned int out_num, unsigned int total,
+					   void *data)
+{
+	return packed_add_direct(r, sg, out_num, total, data, false);
 }
 
 /* One ring descriptor pointing at a table of @total packed descriptors. */
@@ -239,7 +312,7 @@ static int packed_add_one(struct ring *r, struct scatterlist *s,
 			  unsigned int out_num, void *data)
 {
 	struct ring_packed *p = &r->packed;
-	u16 place = p->next_avail, next = place + 1, avail_bits = p->avail_bits;
+	u16 place = p->next_avail, avail_bits = p->avail_bits, next;
 	u16 flags = out_num ? 0 : VRING_DESC_F_WRITE;
 	struct ring_packed_desc *d = &p->desc[place];
 	u32 len = s->length;
@@ -251,23 +324,24 @@ static int packed_add_one(struct ring *r, struct scatterlist *s,
 	d->addr = cpu_to_le64(addr);
 	d->len = cpu_to_le32(len);
 	d->id = cpu_to_le16(head);
-	if (unlikely(next == r->vq.num)) {
-		next = 0;
-		avail_bits ^= PACKED_BOTH;
-	}
+	next = packed_next_place(place, r->vq.num, &avail_bits);
 	packed_publish(r, head, flags, 1, next, avail_bits);
 	return 0;
 }
 
 /* add_buf() of anything but a one-element buffer that fits. */
 static noinline int packed_add_chain(struct ring *r, struct scatterlist *sg,
-				     unsigned int out_num, unsigned int total,
+				     unsigned int out_num, unsigned int in_num,
 				     void *data)
 {
-	int how = ring_add_how(r, out_num, total, data);
+	int how = ring_add_how(r, out_num, in_num, data);
+	unsigned int total = out_num + in_num;
 
-	if (likely(how == RING_ADD_DIRECT))
-		return packed_add_direct(r, sg, out_num, total, data);
+	if (likely(how == RING_ADD_DIRECT)) {
+		if (r->use_dma)
+			return packed_add_direct_dma(r, sg, out_num, total, data);
+		return packed_add_direct_phys(r, sg, out_num, total, data);
+	}
 	if (how == RING_ADD_INDIRECT)
 		return packed_add_indirect(r, sg, out_num, total, data);
 	return how;
@@ -280,11 +354,11 @@ static int packed_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 	unsigned int total = out_num + in_num;
 
 	if (total != 1)
-		return packed_add_chain(r, sg, out_num, total, data);
+		return packed_add_chain(r, sg, out_num, in_num, data);
 	/* One element that fits (a receive buffer): no chain, no stack frame. */
 	if (likely(out_num <= 1 && ring_one_fits(r, data)))
 		return packed_add_one(r, sg, out_num, data);
-	return packed_add_chain(r, sg, out_num, total, data);
+	return packed_add_chain(r, sg, out_num, in_num, data);
 }
 
 /*
@@ -304,7 +378,7 @@ static bool packed_need_kick(struct ring *r)
 	u32 snapshot;
 
 	/*
-	 * At most a whole ring since the last kick (publish stops counting
+	 * At most a whole ring since the last kick (sync cuts the count
 	 * there): any place is among them. As in the split ring, a place more
 	 * than a lap old cannot be told from a new one.
 	 */
@@ -330,6 +404,8 @@ static void packed_sync(struct virtio4_queue *vq)
 
 	if (unlikely(vq->broken) || !r->num_added)
 		return;
+	/* More than a ring since the last kick: any place is among them (need_kick). */
+	r->num_added = min(r->num_added, r->vq.num);
 	/* Publish the descriptors before reading whether the device wants a kick. */
 	virt_mb();
 	if (!packed_need_kick(r))
@@ -338,25 +414,18 @@ static void packed_sync(struct virtio4_queue *vq)
 	ring_kick(r, r->packed.next_avail);
 }
 
-/* A used descriptor at @place while no buffer is in flight: the device lies. */
-static noinline void *packed_used_idle(struct ring *r, u16 place)
-{
-	ring_set_broken(r, "descriptor %u marked used with no buffer in flight", place);
-	return NULL;
-}
-
 /*
  * Take the used descriptor at last_used, buffer @id with @used_len bytes
  * written, off the ring; return its token. @indirect: whether the buffer
  * has a table to free (a constant at each call: the common case, no
  * table, then makes no call).
  */
-static __always_inline void *packed_take(struct ring *r, u16 id, u32 used_len,
-					 unsigned int *len, bool indirect)
+static __always_inline void *packed_take(struct ring *r, u16 last_used, u16 id,
+					 u32 used_len, unsigned int *len, bool indirect)
 {
 	struct ring_packed *p = &r->packed;
 	void *data = r->buffers[id].data;
-	u16 last = packed_advance(r, p->last_used, r->buffers[id].ndescs);
+	u16 last = packed_advance(r, last_used, r->buffers[id].ndescs);
 
 	trace_virtio4_used(r, data, id, used_len);
 	ring_detach_chain(r, id);
@@ -381,10 +450,10 @@ static __always_inline void *packed_take(struct ring *r, u16 id, u32 used_len,
 }
 
 /* packed_take() of a buffer with an indirect table: the one that calls out. */
-static noinline void *packed_take_indirect(struct ring *r, u16 id, u32 used_len,
-					   unsigned int *len)
+static noinline void *packed_take_indirect(struct ring *r, u16 last_used, u16 id,
+					   u32 used_len, unsigned int *len)
 {
-	return packed_take(r, id, used_len, len, true);
+	return packed_take(r, last_used, id, used_len, len, true);
 }
 
 /* Errors are tail calls: the common case needs no stack frame. */
@@ -397,17 +466,16 @@ static void *packed_get_buf(struct virtio4_queue *vq, unsigned int *len)
 
 	if (unlikely(vq->broken) || (!p->used_ahead && !packed_is_used(r, last)))
 		return NULL;
-	if (unlikely(!r->in_flight))
-		return packed_used_idle(r, place);
 	/* Read the descriptor only after the flags that hand it back (here or before). */
 	virt_rmb();
 	id = le16_to_cpu(READ_ONCE(p->desc[place].id));
 	used_len = le32_to_cpu(READ_ONCE(p->desc[place].len));
+	/* With no buffer in flight, no id is: a used descriptor then breaks the queue here. */
 	if (!ring_used_ok(r, id, used_len))
 		return ring_used_bad(r, id, used_len);
 	if (unlikely(r->buffers[id].indirect))
-		return packed_take_indirect(r, id, used_len, len);
-	return packed_take(r, id, used_len, len, false);
+		return packed_take_indirect(r, last, id, used_len, len);
+	return packed_take(r, last, id, used_len, len, false);
 }
 
 /* Ask the device for no interrupts: the one operation that may run beside the others. */

@@ -64,58 +64,41 @@ __printf(2, 3) void ring_set_broken(struct ring *r, const char *fmt, ...)
 	va_end(args);
 }
 
-/* Does a table of @total entries come from the pool? */
-static bool ring_pooled(const struct ring *r, unsigned int total)
-{
-	return r->pool && total <= RING_POOL_ENTRIES;
-}
-
 /* The pool's size in bytes. */
 static size_t ring_pool_size(const struct ring *r)
 {
 	return (size_t)r->vq.num * RING_POOL_ENTRIES * sizeof(struct ring_desc);
 }
 
-/*
- * An indirect table of @total entries (16 bytes each, in both layouts) for
- * buffer id @id, for its layout's add to fill: from the pool if it fits
- * there, else allocated; NULL if memory is short (counted).
+/**
+ * ring_indirect_alloc_slow - ring_indirect_alloc() of a table not from the pool
+ * @r: the ring.
+ * @id: the buffer id the table is for.
+ * @total: its entries (16 bytes each, in both layouts).
+ *
+ * Tries the pool's one allocation at the ring's first table (none can
+ * have come from elsewhere before), then allocates the table if it does
+ * not fit there.
+ *
+ * Context: the queue's operations' (the driver's lock); does not sleep.
+ * Return: the table, or NULL if memory is short (counted).
  */
-void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total)
+void *ring_indirect_alloc_slow(struct ring *r, u16 id, unsigned int total)
 {
 	void *table;
 
 	BUILD_BUG_ON(sizeof(struct ring_desc) != sizeof(struct ring_packed_desc));
-	/* Before the first table: none can have come from elsewhere. */
-	if (unlikely(!r->pool_tried)) {
+	if (!r->pool_tried) {
 		r->pool_tried = true;
 		if (!r->use_dma && r->vq.num <= RING_POOL_MAX_NUM)
 			r->pool = kmalloc(ring_pool_size(r), GFP_ATOMIC | __GFP_NOWARN);
+		if (ring_pooled(r, total))
+			return ring_pool_table(r, id);
 	}
-	if (ring_pooled(r, total))
-		return r->pool + (size_t)id * RING_POOL_ENTRIES * sizeof(struct ring_desc);
 	table = kmalloc_array(total, sizeof(struct ring_desc), GFP_ATOMIC);
 	if (!table)
 		r->alloc_failures++;
 	return table;
-}
-
-/* Give back a table of @total entries from ring_indirect_alloc(). */
-void ring_indirect_free(struct ring *r, void *table, unsigned int total)
-{
-	if (!ring_pooled(r, total))
-		kfree(table);
-}
-
-/* Map an indirect table of @size bytes for the device to read. */
-int ring_map_table(struct ring *r, void *table, size_t size, dma_addr_t *addr)
-{
-	if (!r->use_dma) {
-		*addr = virt_to_phys(table);
-		return 0;
-	}
-	*addr = dma_map_single(r->dma_dev, table, size, DMA_TO_DEVICE);
-	return dma_mapping_error(r->dma_dev, *addr) ? -ENOMEM : 0;
 }
 
 /**
@@ -138,21 +121,6 @@ noinline void *ring_used_bad(struct ring *r, u32 id, u32 len)
 		ring_set_broken(r, "used length %u exceeds the buffer's %u",
 				len, r->buffers[id].in_len);
 	return NULL;
-}
-
-/**
- * ring_free_indirect - unmap and free a detached buffer's indirect table
- * @r: the ring.
- * @b: the buffer, which has a table.
- *
- * Out of line: the common case, a chain in the ring, makes no call.
- * Context: the queue's operations' (the driver's lock).
- */
-void ring_free_indirect(struct ring *r, struct ring_buffer *b)
-{
-	ring_unmap_indirect(r, b->indirect, b->indirect_num);
-	ring_indirect_free(r, b->indirect, b->indirect_num);
-	b->indirect = NULL;
 }
 
 /*
@@ -207,43 +175,70 @@ err_free:
 }
 
 /*
- * A chain of @total descriptors taken from the free list, in one pass over
- * @sg; allocates nothing. The shared table and the shadow are reached
- * through locals: a store to the table may not make the compiler reload
- * them (the kernel builds without strict aliasing).
+ * Element @s of a chain as descriptor @i (next: the free entry after it),
+ * with @flags: NEXT, and WRITE for an in element. @dma: mapped through the
+ * DMA API and recorded in the shadow to unmap (a constant at each call).
  */
-static int ring_add_direct(struct ring *r, struct scatterlist *sg,
-			   unsigned int out_num, unsigned int total, void *data)
+static __always_inline int ring_chain_desc(struct ring *r, struct ring_desc *desc,
+					   struct ring_shadow *shadow,
+					   struct scatterlist *s, u16 i,
+					   u16 flags, bool dma)
+{
+	u32 len = s->length;
+	dma_addr_t addr;
+
+	if (unlikely(ring_map_recorded(r, shadow, s, len, i, flags, &addr, dma)))
+		return -ENOMEM;
+	desc[i].addr = cpu_to_le64(addr);
+	desc[i].len = cpu_to_le32(len);
+	desc[i].flags = cpu_to_le16(flags);
+	desc[i].next = cpu_to_le16(shadow[i].next);
+	return 0;
+}
+
+/*
+ * A chain of @total descriptors taken from the free list, in one pass over
+ * @sg; allocates nothing. The out elements, then the in ones: each loop
+ * writes its own constant flags, NEXT on every descriptor, and the last
+ * one's is cleared after (the device sees none of them before sync()).
+ * The shared table and the shadow are reached through locals: a store to
+ * the table may not make the compiler reload them (the kernel builds
+ * without strict aliasing). @dma: r->use_dma, a constant at each call.
+ */
+static __always_inline int ring_add_direct(struct ring *r, struct scatterlist *sg,
+					   unsigned int out_num, unsigned int total,
+					   void *data, bool dma)
 {
 	struct ring_shadow *shadow = r->shadow;
 	struct ring_desc *desc = r->split.desc;
-	u16 head = r->free_head, i = head, prev = head;
+	u16 head = r->free_head, i = head, last = head;
+	struct scatterlist *s = sg;
 	struct ring_buffer *b;
-	struct scatterlist *s;
 	unsigned int n;
 	u64 in_len = 0;
 	int err;
 
-	for_each_sg(sg, s, total, n) {
-		u32 len = s->length;
-		u16 flags, next = shadow[i].next;
-		dma_addr_t addr;
-
-		err = ring_map_chained(r, s, n, out_num, total, &in_len, &addr, &flags);
+	for (n = 0; n < out_num; n++, s = sg_next(s)) {
+		err = ring_chain_desc(r, desc, shadow, s, i, VRING_DESC_F_NEXT, dma);
 		if (unlikely(err))
 			goto err_unmap;
-		ring_shadow_set(r, i, addr, len, flags);
-		desc[i].addr = cpu_to_le64(addr);
-		desc[i].len = cpu_to_le32(len);
-		desc[i].flags = cpu_to_le16(flags);
-		desc[i].next = cpu_to_le16(next);
-		prev = i;
-		i = next;
+		last = i;
+		i = shadow[i].next;
+	}
+	for (; n < total; n++, s = sg_next(s)) {
+		in_len += s->length;
+		err = ring_chain_desc(r, desc, shadow, s, i,
+				      VRING_DESC_F_NEXT | VRING_DESC_F_WRITE, dma);
+		if (unlikely(err))
+			goto err_unmap;
+		last = i;
+		i = shadow[i].next;
 	}
 	if (unlikely(in_len > U32_MAX)) {
 		err = -EINVAL;
 		goto err_unmap;
 	}
+	desc[last].flags &= cpu_to_le16(~VRING_DESC_F_NEXT);
 	r->free_head = i;
 	r->vq.num_free -= total;
 	/* A free entry has no indirect table: only these fields change. */
@@ -251,13 +246,21 @@ static int ring_add_direct(struct ring *r, struct scatterlist *sg,
 	b->data = data;
 	b->in_len = in_len;
 	b->ndescs = total;
-	b->last = prev;
+	b->last = last;
 	ring_publish(r, head);
 	return 0;
 
 err_unmap:
 	ring_unmap_chain(r, head, n);
 	return err;
+}
+
+/* ring_add_direct() of a device behind the DMA API: out of line, the other is the common case. */
+static noinline int ring_add_direct_dma(struct ring *r, struct scatterlist *sg,
+					unsigned int out_num, unsigned int total,
+					void *data)
+{
+	return ring_add_direct(r, sg, out_num, total, data, true);
 }
 
 /*
@@ -284,12 +287,16 @@ static int ring_add_one(struct ring *r, struct scatterlist *s,
 
 /* add_buf() of anything but a one-element buffer that fits. */
 static noinline int ring_add_chain(struct ring *r, struct scatterlist *sg,
-				   unsigned int out_num, unsigned int total, void *data)
+				   unsigned int out_num, unsigned int in_num, void *data)
 {
-	int how = ring_add_how(r, out_num, total, data);
+	int how = ring_add_how(r, out_num, in_num, data);
+	unsigned int total = out_num + in_num;
 
-	if (likely(how == RING_ADD_DIRECT))
-		return ring_add_direct(r, sg, out_num, total, data);
+	if (likely(how == RING_ADD_DIRECT)) {
+		if (r->use_dma)
+			return ring_add_direct_dma(r, sg, out_num, total, data);
+		return ring_add_direct(r, sg, out_num, total, data, false);
+	}
 	if (how == RING_ADD_INDIRECT)
 		return ring_add_indirect(r, sg, out_num, total, data);
 	return how;
@@ -302,11 +309,11 @@ static int ring_add_buf(struct virtio4_queue *vq, struct scatterlist sg[],
 	unsigned int total = out_num + in_num;
 
 	if (total != 1)
-		return ring_add_chain(r, sg, out_num, total, data);
+		return ring_add_chain(r, sg, out_num, in_num, data);
 	/* One element that fits (a receive buffer): no chain, no stack frame. */
 	if (likely(out_num <= 1 && ring_one_fits(r, data)))
 		return ring_add_one(r, sg, out_num, data);
-	return ring_add_chain(r, sg, out_num, total, data);
+	return ring_add_chain(r, sg, out_num, in_num, data);
 }
 
 static bool ring_need_kick(struct ring *r)

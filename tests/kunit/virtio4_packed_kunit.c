@@ -307,6 +307,37 @@ static void stale_device_place_still_kicks(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pt->kicks, 2U);
 }
 
+/*
+ * 65536 descriptors offered without a sync (the device takes each as it
+ * finds it, and asks for no kick), then the device asks for a kick at the
+ * last place offered: the count of descriptors since the last kick is cut
+ * to a ring at the sync, which kicks. Counted in 16 bits, it would be 0.
+ */
+static void unsynced_lap_count_still_kicks(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	struct scatterlist sg;
+	unsigned int len, i;
+
+	pt->v.device->flags = cpu_to_le16(VRING_PACKED_EVENT_FLAG_DISABLE);
+	sg_init_one(&sg, pt->bufs, 8);
+	for (i = 0; i < 65536; i++) {
+		KUNIT_ASSERT_EQ(test, pt->vq->ops->add_buf(pt->vq, &sg, 1, 0, (void *)1UL), 0);
+		dev_complete(pt, dev_take(pt), 0);
+		KUNIT_ASSERT_PTR_EQ(test, pt_get(pt, &len), (void *)1UL);
+	}
+	KUNIT_EXPECT_EQ(test, pt->kicks, 0U);
+	/*
+	 * 8192 rounds: back at place 0 of a round like the first; the last
+	 * buffer was at place 7 of the round before.
+	 */
+	KUNIT_ASSERT_EQ(test, pt->dev_next, PT_WRAP);
+	pt->v.device->off_wrap = cpu_to_le16(PT_NUM - 1);
+	pt->v.device->flags = cpu_to_le16(VRING_PACKED_EVENT_FLAG_DESC);
+	pt->vq->ops->sync(pt->vq);
+	KUNIT_EXPECT_EQ(test, pt->kicks, 1U);
+}
+
 /* The driver's event area: where it asks for the next interrupt, or none. */
 static void driver_area_follows_callbacks(struct kunit *test)
 {
@@ -642,6 +673,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(used_out_of_order),
 	KUNIT_CASE(device_area_suppresses_kicks),
 	KUNIT_CASE(stale_device_place_still_kicks),
+	KUNIT_CASE(unsynced_lap_count_still_kicks),
 	KUNIT_CASE(driver_area_follows_callbacks),
 	KUNIT_CASE(driver_area_once_used_are_taken),
 	KUNIT_CASE(restart_delayed_stops_at_a_lie),
