@@ -27,9 +27,10 @@
 #include "layout.h"
 
 /*
- * What the driver wrote into one descriptor, as far as it must undo it: the
- * chain link always; the address, length and flags only where they are
- * unmapped (use_dma).
+ * A shadow entry: the link to the buffer's next entry (or, free, to the next
+ * free one) always; with use_dma, the address, length and flags of the
+ * element it maps, to unmap it (only the flags' WRITE bit is read: a
+ * chain's last entry may keep NEXT).
  */
 struct ring_shadow {
 	dma_addr_t addr;
@@ -52,11 +53,12 @@ struct ring_shadow {
 #define RING_POOL_ENTRIES	4
 #define RING_POOL_MAX_NUM	1024
 
-/* One outstanding buffer, indexed by its head descriptor (its id). */
+/* One outstanding buffer, indexed by its id (its first shadow entry). */
 struct ring_buffer {
 	void *data;		/* the driver's token; NULL when not a head */
 	u32 in_len;		/* bytes the device may write */
-	u16 ndescs;		/* ring descriptors the buffer holds */
+	/* Ring descriptors the buffer holds, and with use_dma its shadow entries. */
+	u16 ndescs;
 	u16 last;		/* its last shadow entry */
 	void *indirect;		/* its indirect table, or NULL */
 	unsigned int indirect_num;	/* entries in that table */
@@ -141,8 +143,9 @@ struct ring {
 	u16 in_flight;		/* buffers the device holds */
 	/*
 	 * Split: buffers added since the last sync; packed: descriptors since
-	 * the last kick, cut to a whole ring at each sync (32 bits, for the
-	 * descriptors added between two syncs).
+	 * the last kick, cut to a whole ring at each sync (32 bits: a driver
+	 * adds fewer than 2^32 descriptors between two syncs, as the API asks
+	 * a sync after adding).
 	 */
 	u32 num_added;
 	u64 spurious;		/* interrupts with nothing used */
@@ -249,18 +252,18 @@ static inline void ring_shadow_record(struct ring_shadow *shadow, u16 i,
 }
 
 /*
- * Map chain element @s, of @len bytes (@flags: WRITE for an in element),
- * into *@addr; with @dma (r->use_dma, a constant at each call), through
- * the DMA API, and recorded in shadow entry @id to undo.
+ * Map chain element @s (@flags: WRITE for an in element) into *@addr; with
+ * @dma (r->use_dma, a constant at each call), through the DMA API, and
+ * recorded in shadow entry @id to undo.
  */
 static __always_inline int ring_map_recorded(struct ring *r, struct ring_shadow *shadow,
-					     struct scatterlist *s, u32 len, u16 id,
-					     u16 flags, dma_addr_t *addr, bool dma)
+					     struct scatterlist *s, u16 id, u16 flags,
+					     dma_addr_t *addr, bool dma)
 {
 	if (unlikely(ring_map_elem(r, s, flags, addr, dma)))
 		return -ENOMEM;
 	if (dma)
-		ring_shadow_record(shadow, id, *addr, len, flags);
+		ring_shadow_record(shadow, id, *addr, s->length, flags);
 	return 0;
 }
 
@@ -349,11 +352,11 @@ static inline void *ring_pool_table(struct ring *r, u16 id)
 /*
  * An indirect table of @total entries for buffer id @id, for its layout's
  * add to fill: from the pool if it fits there, else allocated (out of
- * line); NULL if memory is short.
+ * line); NULL if memory is short (counted).
  */
 static inline void *ring_indirect_alloc(struct ring *r, u16 id, unsigned int total)
 {
-	if (likely(ring_pooled(r, total)))
+	if (ring_pooled(r, total))
 		return ring_pool_table(r, id);
 	return ring_indirect_alloc_slow(r, id, total);
 }
@@ -405,8 +408,9 @@ static __always_inline void ring_table_desc(void *table, unsigned int i,
 
 /*
  * ring_fill_indirect() with @dma (r->use_dma) a constant: the out
- * elements, then the in ones, each loop with its own flags (NEXT on every
- * entry, the last one's cleared after).
+ * elements, then the in ones, each loop with its own flags (split: NEXT on
+ * every entry, the last one's cleared after; packed entries keep only
+ * WRITE).
  */
 static __always_inline int ring_fill_table(struct ring *r, void *table,
 					   struct scatterlist *sg,

@@ -15,11 +15,11 @@
  * last_used by that count, which it takes from its own record of the
  * buffer (struct ring_buffer), never from the device.
  *
- * Buffer ids are the entries of the shadow array (common.h): its head's
- * index is a buffer's id; a chain takes as many entries as descriptors
- * with use_dma (they record the mappings), one without. The device
- * is not trusted: an id not in flight, a length beyond the buffer, or a
- * used descriptor while no buffer is in flight break the queue (logged
+ * Buffer ids are the entries of the shadow array (common.h): a buffer's id
+ * is the index of the first entry it takes. A chain takes as many entries
+ * as descriptors with use_dma (they record the mappings), one without. The
+ * device is not trusted: an id not in flight, a length beyond the buffer,
+ * or a used descriptor while no buffer is in flight break the queue (logged
  * once; nothing is completed; add_buf() fails with -EIO).
  *
  * Event suppression: the driver's area says when to interrupt (never, on
@@ -153,7 +153,7 @@ static __always_inline int packed_chain_desc(struct ring *r, struct ring_packed_
 	u32 len = s->length;
 	dma_addr_t addr;
 
-	if (unlikely(ring_map_recorded(r, shadow, s, len, id, flags, &addr, dma)))
+	if (unlikely(ring_map_recorded(r, shadow, s, id, flags, &addr, dma)))
 		return -ENOMEM;
 	d->addr = cpu_to_le64(addr);
 	d->len = cpu_to_le32(len);
@@ -177,12 +177,9 @@ static __always_inline int packed_add_direct(struct ring *r, struct scatterlist 
 					     void *data, bool dma)
 {
 	struct ring_packed *p = &r->packed;
-	/*
-	 * Locals: a store to the ring may not make the compiler reload them;
-	 * the shadow only where the loops use it.
-	 */
+	/* Locals: a store to the ring may not make the compiler reload them. */
 	struct ring_packed_desc *desc = p->desc;
-	struct ring_shadow *shadow = dma ? r->shadow : NULL;
+	struct ring_shadow *shadow = r->shadow;
 	u16 head = r->free_head, id = head, place = p->next_avail;
 	u16 avail_bits = p->avail_bits, num = r->vq.num;
 	u16 head_flags = out_num ? 0 : VRING_DESC_F_WRITE;
@@ -228,7 +225,7 @@ static __always_inline int packed_add_direct(struct ring *r, struct scatterlist 
 		desc[place].flags &= cpu_to_le16(~VRING_DESC_F_NEXT);
 		head_flags |= VRING_DESC_F_NEXT;
 	}
-	r->free_head = (dma ? shadow : r->shadow)[id].next;
+	r->free_head = shadow[id].next;
 	r->vq.num_free -= total;
 	b = &r->buffers[head];
 	b->data = data;

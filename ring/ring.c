@@ -187,7 +187,7 @@ static __always_inline int ring_chain_desc(struct ring *r, struct ring_desc *des
 	u32 len = s->length;
 	dma_addr_t addr;
 
-	if (unlikely(ring_map_recorded(r, shadow, s, len, i, flags, &addr, dma)))
+	if (unlikely(ring_map_recorded(r, shadow, s, i, flags, &addr, dma)))
 		return -ENOMEM;
 	desc[i].addr = cpu_to_le64(addr);
 	desc[i].len = cpu_to_le32(len);
@@ -251,7 +251,8 @@ static __always_inline int ring_add_direct(struct ring *r, struct scatterlist *s
 	return 0;
 
 err_unmap:
-	ring_unmap_chain(r, head, n);
+	if (dma)
+		ring_unmap_chain(r, head, n);
 	return err;
 }
 
@@ -422,7 +423,7 @@ static void *ring_get_buf(struct virtio4_queue *vq, unsigned int *len)
 		if (used_idx == last)
 			return NULL;
 		/* Buffers added but not yet synced were never shown to the device. */
-		if (unlikely((u16)(used_idx - last) > r->in_flight - r->num_added))
+		if (unlikely((u16)(used_idx - last) + r->num_added > r->in_flight))
 			return ring_used_idx_bad(r, used_idx);
 		/* Read the entries only after the index that covers them. */
 		virt_rmb();

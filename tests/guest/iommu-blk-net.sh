@@ -6,6 +6,7 @@
 # rings and buffers alike. Each disk round-trips 4 MiB, and the two NICs (one of each kind, on
 # one QEMU hub, in two namespaces, NAPI in threads) exchange pings of every size class.
 # kernels: stock
+# rings: split packed
 # timeout: 200
 # append: intel_iommu=on
 # setup: truncate -s 16M a.img && truncate -s 16M b.img

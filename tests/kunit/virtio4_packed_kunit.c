@@ -315,21 +315,22 @@ static void stale_device_place_still_kicks(struct kunit *test)
  */
 static void unsynced_lap_count_still_kicks(struct kunit *test)
 {
+	const unsigned int count = U16_MAX + 1;	/* a 16-bit count's wrap */
 	struct pt *pt = test->priv;
 	struct scatterlist sg;
 	unsigned int len, i;
 
 	pt->v.device->flags = cpu_to_le16(VRING_PACKED_EVENT_FLAG_DISABLE);
 	sg_init_one(&sg, pt->bufs, 8);
-	for (i = 0; i < 65536; i++) {
+	for (i = 0; i < count; i++) {
 		KUNIT_ASSERT_EQ(test, pt->vq->ops->add_buf(pt->vq, &sg, 1, 0, (void *)1UL), 0);
 		dev_complete(pt, dev_take(pt), 0);
 		KUNIT_ASSERT_PTR_EQ(test, pt_get(pt, &len), (void *)1UL);
 	}
 	KUNIT_EXPECT_EQ(test, pt->kicks, 0U);
 	/*
-	 * 8192 rounds: back at place 0 of a round like the first; the last
-	 * buffer was at place 7 of the round before.
+	 * count / PT_NUM rounds, an even number: back at place 0 of a round
+	 * like the first; the last buffer was at place 7 of the round before.
 	 */
 	KUNIT_ASSERT_EQ(test, pt->dev_next, PT_WRAP);
 	pt->v.device->off_wrap = cpu_to_le16(PT_NUM - 1);
@@ -495,8 +496,8 @@ static void expect_alone(struct kunit *test, unsigned long token)
  * the end of the ring too: the one-element buffers added after it at the
  * same places are all the device finds, though the failed add's descriptors
  * lay beyond the first, written with the next lap's bits. (A failed DMA
- * mapping takes the same path with fewer places written; KUnit's rings map
- * nothing through the DMA API, so no case reaches it.)
+ * mapping unwinds the same way with fewer places written; dma-direct does
+ * not fail, so no case reaches it.)
  */
 static void failed_add_offers_nothing(struct kunit *test)
 {
@@ -521,6 +522,78 @@ static void failed_add_offers_nothing(struct kunit *test)
 	expect_alone(test, 101);
 	/* The next buffer, at place 0 of the next lap, is all there is there too. */
 	expect_alone(test, 102);
+	KUNIT_EXPECT_FALSE(test, pt->vq->broken);
+}
+
+/*
+ * Add buffer @token of three elements: 16 bytes out, 8 in and @in_len in
+ * (the last two at PT_BUF and PT_BUF + 8 into the test's first buffer).
+ */
+static int pt_add_three(struct pt *pt, unsigned long token, unsigned int in_len)
+{
+	struct scatterlist sg[3];
+	int err;
+
+	sg_init_table(sg, 3);
+	sg_set_buf(&sg[0], pt->bufs, 16);
+	sg_set_buf(&sg[1], pt->bufs + PT_BUF, 8);
+	sg_set_buf(&sg[2], pt->bufs + PT_BUF + 8, 8);
+	sg[2].length = in_len;
+	err = pt->vq->ops->add_buf(pt->vq, sg, 1, 2, (void *)token);
+	if (!err)
+		pt->vq->ops->sync(pt->vq);
+	return err;
+}
+
+/*
+ * Behind the DMA API (VIRTIO_F_ACCESS_PLATFORM; dma-direct maps to physical
+ * addresses) a chain takes one buffer id per descriptor, to record each
+ * mapping. Two chains of three a round, the device using the second first:
+ * each comes back with its length for three rounds of the ring and more
+ * (the ids go back to the free list whole), the device sees each element
+ * where it is with the chain's flags; a chain whose in elements come to
+ * more than a used length can say is refused with nothing offered; and
+ * detach_unused gives back what is outstanding.
+ */
+static void dma_chains_come_back_whole(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	unsigned int len, round;
+	unsigned long t;
+	int id[2], i;
+
+	virtio4_ring_del(pt->vq);
+	pt_new(test, BIT_ULL(VIRTIO_RING_F_EVENT_IDX) | BIT_ULL(VIRTIO_F_ACCESS_PLATFORM));
+	for (round = 0, t = 1; round < 4; round++, t += 2) {
+		u16 at = pt->dev_next;
+
+		KUNIT_ASSERT_EQ(test, pt_add_three(pt, t, 8), 0);
+		KUNIT_ASSERT_EQ(test, pt_add_three(pt, t + 1, 4), 0);
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(pt_desc(pt, at)->addr), virt_to_phys(pt->bufs));
+		at = pt_step(at, 2);
+		KUNIT_EXPECT_EQ(test, le64_to_cpu(pt_desc(pt, at)->addr),
+				virt_to_phys(pt->bufs + PT_BUF + 8));
+		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt_desc(pt, at)->flags) &
+				(VRING_DESC_F_NEXT | VRING_DESC_F_WRITE), VRING_DESC_F_WRITE);
+		for (i = 0; i < 2; i++) {
+			id[i] = dev_take(pt);
+			KUNIT_ASSERT_GE(test, id[i], 0);
+			KUNIT_EXPECT_EQ(test, pt->ndescs[id[i]], 3);
+		}
+		dev_complete(pt, id[1], 12);
+		dev_complete(pt, id[0], 16);
+		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)(t + 1));
+		KUNIT_EXPECT_EQ(test, len, 12U);
+		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)t);
+		KUNIT_EXPECT_EQ(test, len, 16U);
+		KUNIT_EXPECT_EQ(test, pt->vq->num_free, PT_NUM);
+	}
+	KUNIT_EXPECT_EQ(test, pt_add_three(pt, 100, UINT_MAX - 4), -EINVAL);
+	KUNIT_EXPECT_EQ(test, pt->vq->num_free, PT_NUM);
+	expect_alone(test, 101);
+	KUNIT_ASSERT_EQ(test, pt_add_three(pt, 102, 8), 0);
+	KUNIT_EXPECT_PTR_EQ(test, pt->vq->ops->detach_unused(pt->vq), (void *)102UL);
+	KUNIT_EXPECT_EQ(test, pt->vq->num_free, PT_NUM);
 	KUNIT_EXPECT_FALSE(test, pt->vq->broken);
 }
 
@@ -681,6 +754,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(driver_area_without_event_idx),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(failed_add_offers_nothing),
+	KUNIT_CASE(dma_chains_come_back_whole),
 	KUNIT_CASE(used_id_out_of_range_breaks),
 	KUNIT_CASE(used_id_not_in_flight_breaks),
 	KUNIT_CASE(used_length_too_long_breaks),

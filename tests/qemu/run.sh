@@ -21,7 +21,8 @@
 #   # host: ./script         a host command run beside the guests ($QMP0, $QMP1: their QMP sockets)
 #   # transports: pci copy   check.sh runs the test once per transport, TRANSPORT=copy for the
 #                            copying one ($TRANSPORT in the guest; results named NAME@copy)
-#   # rings: split packed    check.sh also runs the test on the debug kernel with TRANSPORT=packed:
+#   # rings: split packed    check.sh also runs the test on the debug kernel (on the stock one
+#                            for a test whose kernels line names only it) with TRANSPORT=packed:
 #                            PCI, QEMU's virtio-blk-pci and virtio-net-pci offering the packed
 #                            ring ($TRANSPORT pci and $RING packed in the guest; NAME@packed)
 #   # mmio: modern legacy    check.sh also runs the test on the debug kernel over virtio-mmio, on
