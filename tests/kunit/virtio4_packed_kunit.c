@@ -548,15 +548,22 @@ static int pt_add_three(struct pt *pt, unsigned long token, unsigned int in_len)
 /*
  * Behind the DMA API (VIRTIO_F_ACCESS_PLATFORM; dma-direct maps to physical
  * addresses) a chain takes one buffer id per descriptor, to record each
- * mapping. Two chains of three a round, the device using the second first:
- * each comes back with its length for three rounds of the ring and more
- * (the ids go back to the free list whole), the device sees each element
- * where it is with the chain's flags; a chain whose in elements come to
- * more than a used length can say is refused with nothing offered; and
- * detach_unused gives back what is outstanding.
+ * mapping. Two chains of three a round for three rounds of the ring, the
+ * device using the second first: the device sees each element where it
+ * is, with its length and the chain's flags, the chains take ids 0 and 3
+ * (the ids go back to the free list whole), and each comes back with its
+ * length; a chain whose in elements come to more than a used length can
+ * say is refused with nothing offered; and detach_unused gives back what
+ * is outstanding.
  */
 static void dma_chains_come_back_whole(struct kunit *test)
 {
+	/* The two chains' six descriptors, as pt_add_three() lays them out. */
+	static const u32 lens[6] = { 16, 8, 8, 16, 8, 4 };
+	static const u32 offs[3] = { 0, PT_BUF, PT_BUF + 8 };
+	static const u16 flags[3] = {
+		VRING_DESC_F_NEXT, VRING_DESC_F_NEXT | VRING_DESC_F_WRITE, VRING_DESC_F_WRITE,
+	};
 	struct pt *pt = test->priv;
 	unsigned int len, round;
 	unsigned long t;
@@ -569,17 +576,23 @@ static void dma_chains_come_back_whole(struct kunit *test)
 
 		KUNIT_ASSERT_EQ(test, pt_add_three(pt, t, 8), 0);
 		KUNIT_ASSERT_EQ(test, pt_add_three(pt, t + 1, 4), 0);
-		KUNIT_EXPECT_EQ(test, le64_to_cpu(pt_desc(pt, at)->addr), virt_to_phys(pt->bufs));
-		at = pt_step(at, 2);
-		KUNIT_EXPECT_EQ(test, le64_to_cpu(pt_desc(pt, at)->addr),
-				virt_to_phys(pt->bufs + PT_BUF + 8));
-		KUNIT_EXPECT_EQ(test, le16_to_cpu(pt_desc(pt, at)->flags) &
-				(VRING_DESC_F_NEXT | VRING_DESC_F_WRITE), VRING_DESC_F_WRITE);
+		for (i = 0; i < 6; i++, at = pt_step(at, 1)) {
+			const struct ring_packed_desc *d = pt_desc(pt, at);
+
+			KUNIT_EXPECT_EQ(test, le64_to_cpu(d->addr),
+					virt_to_phys(pt->bufs) + offs[i % 3]);
+			KUNIT_EXPECT_EQ(test, le32_to_cpu(d->len), lens[i]);
+			KUNIT_EXPECT_EQ(test, le16_to_cpu(d->flags) &
+					(VRING_DESC_F_NEXT | VRING_DESC_F_WRITE), flags[i % 3]);
+		}
 		for (i = 0; i < 2; i++) {
 			id[i] = dev_take(pt);
 			KUNIT_ASSERT_GE(test, id[i], 0);
 			KUNIT_EXPECT_EQ(test, pt->ndescs[id[i]], 3);
 		}
+		/* From the free list 0..7, back in order each round: three ids each. */
+		KUNIT_EXPECT_EQ(test, id[0], 0);
+		KUNIT_EXPECT_EQ(test, id[1], 3);
 		dev_complete(pt, id[1], 12);
 		dev_complete(pt, id[0], 16);
 		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)(t + 1));

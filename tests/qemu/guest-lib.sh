@@ -857,8 +857,9 @@ feature_bit() {
 # RING=packed (make check's NAME@packed runs) VIRTIO_F_RING_PACKED (bit 34), otherwise not.
 # On TRANSPORT=mmio, each of our virtio-mmio devices was found in ACPI (LNRO0005) and negotiated
 # VIRTIO_F_VERSION_1 (bit 32); on mmio-legacy, each came from the device= parameter and did not
-# (a version 1 device cannot); both the split ring. A device no driver of ours has bound yet
-# negotiated nothing and is left for a later call. Called where the helpers load our
+# (a version 1 device cannot); both the split ring. A device no driver of ours has probed yet
+# (no driver, and no DRIVER bit in its status: a refused one keeps it) negotiated nothing and
+# is left for a later call. Called where the helpers load our
 # shared-memory transports; with RING=packed or TRANSPORT=mmio*, fails if there is no such
 # device (the run would prove nothing).
 expect_ring_layout() {
@@ -866,7 +867,7 @@ expect_ring_layout() {
 	[ "${RING:-split}" = packed ] && want=1
 	[ "${TRANSPORT:-pci}" = mmio-legacy ] && v1=0 found=virtio4-mmio
 	for d in /sys/bus/virtio4/devices/*; do
-		[ -e "$d/driver" ] || continue
+		[ -e "$d/driver" ] || [ $(($(cat "$d/status") & 2)) != 0 ] || continue
 		case $(readlink -f "$d") in
 		*/pci*) ;;
 		*/virtio4-mmio.* | */LNRO0005:*)
