@@ -559,17 +559,15 @@ bool ring_packed_used_past(struct ring *r, unsigned int mark)
 
 /*
  * With EVENT_IDX, ask for the interrupt only once the device has written
- * used descriptors over three quarters of the places in flight; without,
- * this is restart.
+ * used descriptors over more than @mark places past last_used (less than a
+ * ring); without, this is restart.
  */
-static bool packed_restart_delayed(struct virtio4_queue *vq)
+static bool packed_restart_at(struct virtio4_queue *vq, unsigned int mark)
 {
 	struct ring *r = to_ring(vq);
-	unsigned int mark;
 
 	if (!r->event_idx)
 		return packed_restart(vq);
-	mark = (vq->num - vq->num_free) * 3 / 4;
 	r->delayed = true;
 	r->mark = mark;
 	WRITE_ONCE(r->callbacks, true);
@@ -583,6 +581,27 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 	return true;
 }
 
+/* Once three quarters of the places in flight are used. */
+static bool packed_restart_delayed(struct virtio4_queue *vq)
+{
+	return packed_restart_at(vq, (vq->num - vq->num_free) * 3 / 4);
+}
+
+/*
+ * Once @n more buffers are used (1..num), in flight or not yet added: as
+ * places, each buffer as long as those in flight on average, rounded up
+ * (one place when none is), at most a ring.
+ */
+static bool packed_restart_after(struct virtio4_queue *vq, unsigned int n)
+{
+	struct ring *r = to_ring(vq);
+	unsigned int places = 1;
+
+	if (r->in_flight)
+		places = DIV_ROUND_UP(vq->num - vq->num_free, r->in_flight);
+	return packed_restart_at(vq, min(clamp(n, 1U, vq->num) * places, vq->num) - 1);
+}
+
 const struct virtio4_queue_ops ring_packed_ops = {
 	.add_buf = packed_add_buf,
 	.sync = packed_sync,
@@ -591,6 +610,7 @@ const struct virtio4_queue_ops ring_packed_ops = {
 	.disable = packed_disable,
 	.restart = packed_restart,
 	.restart_delayed = packed_restart_delayed,
+	.restart_after = packed_restart_after,
 	.callback_due = ring_callback_due,
 	.detach_unused = ring_detach_unused,
 };

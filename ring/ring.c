@@ -527,18 +527,16 @@ static bool ring_used_past(struct ring *r, u16 mark)
 }
 
 /*
- * With EVENT_IDX, ask for the interrupt only once three quarters of the
- * buffers in flight are used (used_event marks the spot, and get_buf leaves
- * it there); without, this is restart.
+ * With EVENT_IDX, ask for the interrupt only once more than @mark entries
+ * past last_used are used (used_event marks the spot, and get_buf leaves it
+ * there); without, this is restart.
  */
-static bool ring_restart_delayed(struct virtio4_queue *vq)
+static bool ring_restart_at(struct virtio4_queue *vq, u16 mark)
 {
 	struct ring *r = to_ring(vq);
-	u16 mark;
 
 	if (!r->event_idx)
 		return ring_restart(vq);
-	mark = r->in_flight * 3 / 4;
 	r->delayed = true;
 	r->mark = mark;
 	WRITE_ONCE(r->callbacks, true);
@@ -550,6 +548,18 @@ static bool ring_restart_delayed(struct virtio4_queue *vq)
 		return false;
 	}
 	return true;
+}
+
+/* Once three quarters of the buffers in flight are used. */
+static bool ring_restart_delayed(struct virtio4_queue *vq)
+{
+	return ring_restart_at(vq, to_ring(vq)->in_flight * 3 / 4);
+}
+
+/* Once @n more are used, in flight or not yet added (1..num). */
+static bool ring_restart_after(struct virtio4_queue *vq, unsigned int n)
+{
+	return ring_restart_at(vq, clamp(n, 1U, vq->num) - 1);
 }
 
 /**
@@ -583,6 +593,7 @@ static const struct virtio4_queue_ops ring_ops = {
 	.disable = ring_disable,
 	.restart = ring_restart,
 	.restart_delayed = ring_restart_delayed,
+	.restart_after = ring_restart_after,
 	.callback_due = ring_callback_due,
 	.detach_unused = ring_detach_unused,
 };

@@ -359,6 +359,12 @@ static bool copy_restart(struct virtio4_queue *vq)
 	return ok;
 }
 
+/* Every completion is a message anyway: no mark to wait for (vq->delays is false). */
+static bool copy_restart_after(struct virtio4_queue *vq, unsigned int n)
+{
+	return copy_restart(vq);
+}
+
 /* Messages landed with callbacks on: the queue's irq_work is queued, or about to be. */
 static bool copy_callback_due(struct virtio4_queue *vq)
 {
@@ -380,6 +386,7 @@ static const struct virtio4_queue_ops copy_queue_ops = {
 	.disable = copy_disable,
 	.restart = copy_restart,
 	.restart_delayed = copy_restart,	/* every completion is a message anyway */
+	.restart_after = copy_restart_after,
 	.callback_due = copy_callback_due,
 	.detach_unused = copy_detach_unused,
 };

@@ -53,11 +53,21 @@ struct virtio4_queue;
  *	may wait until most of the buffers outstanding now are used before it
  *	calls back (with VIRTIO_RING_F_EVENT_IDX; otherwise as @restart). For
  *	completions nobody waits for, such as sent packets.
+ * @restart_after: this project's addition: as @restart, but the device may
+ *	wait until @n more buffers are used, counted from the last one
+ *	get_buf() returned, whether added yet or not, before it calls back
+ *	(with VIRTIO_RING_F_EVENT_IDX; otherwise as @restart). @n is taken as
+ *	1 to the queue's size (0 as 1, more than @num as @num). For a driver
+ *	that expects more buffers soon: if fewer than @n are ever used, the
+ *	callback never comes, so the driver must bound the wait (a timer that
+ *	collects). The packed layout counts ring places, not buffers: it takes
+ *	buffers not added yet to be as long as those in flight (one place
+ *	each when none is), so a longer one only brings the callback sooner.
  * @callback_due: this project's addition: with callbacks on, and nothing
- *	collected since @restart or @restart_delayed, whether the device has
- *	used buffers past the point they asked to be called back at. If so, a
- *	device keeping to the protocol has raised its interrupt or is about to:
- *	a driver's timer bounding @restart_delayed's wait may leave those
+ *	collected since @restart, @restart_delayed or @restart_after, whether
+ *	the device has used buffers past the point they asked to be called back
+ *	at. If so, a device keeping to the protocol has raised its interrupt or
+ *	is about to: a driver's timer bounding the wait may leave those
  *	buffers to the callback, rather than collect them first and leave the
  *	interrupt nothing to find. False with callbacks off or a broken queue.
  * @detach_unused: this project's addition for shutdown, once the device is
@@ -78,6 +88,7 @@ struct virtio4_queue_ops {
 	void (*disable)(struct virtio4_queue *vq);
 	bool (*restart)(struct virtio4_queue *vq);
 	bool (*restart_delayed)(struct virtio4_queue *vq);
+	bool (*restart_after)(struct virtio4_queue *vq, unsigned int n);
 	bool (*callback_due)(struct virtio4_queue *vq);
 	void *(*detach_unused)(struct virtio4_queue *vq);
 };
@@ -96,10 +107,10 @@ struct virtio4_queue_ops {
  * @num_free: how many of @num are free now; read it under the driver's lock.
  * @kicks: how many times sync() notified the device.
  * @interrupts: how many interrupts found used buffers.
- * @delays: @ops->restart_delayed can leave the callback for later than the
- *	next used buffer (a ring with VIRTIO_RING_F_EVENT_IDX); false where it
- *	is @ops->restart, so that a driver bounding its wait with a timer
- *	starts none.
+ * @delays: @ops->restart_delayed and @ops->restart_after can leave the
+ *	callback for later than the next used buffer (a ring with
+ *	VIRTIO_RING_F_EVENT_IDX); false where they are @ops->restart, so that
+ *	a driver bounding its wait with a timer starts none.
  * @broken: set, once and for good, when the device broke the protocol on
  *	this queue (or went away); the implementation logs why. Drivers look
  *	at it when get_buf() returns NULL and after sync(); a break found

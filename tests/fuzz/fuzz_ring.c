@@ -231,6 +231,19 @@ static bool detach_one(struct virtio4_queue *vq)
 	return data;
 }
 
+/* One of the three restarts; restart_after's count from the input, up to past the ring. */
+static void step_restart(struct virtio4_queue *vq, struct input *in)
+{
+	u8 how = take8(in);
+
+	if (how < 128)
+		vq->ops->restart(vq);
+	else if (how < 192)
+		vq->ops->restart_delayed(vq);
+	else
+		vq->ops->restart_after(vq, how - 192);
+}
+
 static void run(struct virtio4_queue *vq, struct device_side *dev, struct input *in)
 {
 	unsigned int steps = 0;
@@ -253,7 +266,7 @@ static void run(struct virtio4_queue *vq, struct device_side *dev, struct input 
 			step_get(vq);
 			break;
 		case 5:
-			vq->ops->restart(vq);
+			step_restart(vq, in);
 			break;
 		case 6:
 			if (take8(in) & 1)

@@ -11,12 +11,16 @@
 # freed queue is a KASAN report) with the data intact; and when, on a second disk taking 1 ms a
 # request, two requests in flight (completions too sparse to batch) make the batch timer expire
 # for under 1 read in 20; and when, on a third 1 ms disk without VIRTIO_RING_F_EVENT_IDX (whose
-# restart_delayed cannot delay: it is restart), reads at depth 32 start no batch timer at all.
+# restart_delayed cannot delay: it is restart), reads at depth 32 start no batch timer at all;
+# and when, on a fourth disk taking 50 µs a request (faster than the guest's CPU sends them),
+# reads at depth 32 ask for batches of reads not sent yet (batch_ahead), with none late, and
+# reads at depth 1 ask for none.
 # kernels: debug stock
 # timeout: 300
 # setup: truncate -s 64M disk.img
 # qemu: -object iothread,id=io0 -drive file=$WORK/disk.img,if=none,id=d0,format=raw,cache=unsafe,aio=threads -device virtio-blk-pci,drive=d0,iothread=io0,num-queues=2 -drive driver=null-co,size=64M,latency-ns=1000000,if=none,id=d1 -device virtio-blk-pci,drive=d1,iothread=io0,serial=slow-1ms
 # qemu: -drive driver=null-co,size=64M,latency-ns=1000000,if=none,id=d2 -device virtio-blk-pci,drive=d2,iothread=io0,event_idx=off,serial=no-event-idx
+# qemu: -object iothread,id=io1 -drive driver=null-co,size=64M,latency-ns=50000,if=none,id=d3 -device virtio-blk-pci,drive=d3,iothread=io1,serial=fast-50us
 . /tests/lib.sh
 
 load_transport
@@ -88,6 +92,36 @@ no_event_idx_no_timer() {
 }
 wait_for_disk v4blk2
 no_event_idx_no_timer
+
+# ahead_batches: the fourth disk, in its own I/O thread, takes 50 µs a read, less than the
+# guest's CPU (TCG) takes to send one: after most collections fewer than two reads are in
+# flight while fio holds the rest of its 32 (completed, not yet sent again). The queue then asks
+# for an interrupt once reads not sent yet are done too (restart_after), the batch timer
+# bounding the wait: batch_ahead must grow (stock kernel), and no read may be late (its
+# io_timeout cut to 5 s: a read left waiting for reads that never come, the bound lost, is found
+# late at the run's end, its interrupt missed). At depth 1 the peak in flight is one: no read may wait for one not sent.
+ahead_batches() {
+	local a0 a1 a2
+	expect_eq "the fourth disk's serial" fast-50us "$(cat /sys/block/v4blk3/serial)"
+	echo 5000 >/sys/block/v4blk3/queue/io_timeout || fail "io_timeout of v4blk3"
+	a0=$(cat /sys/block/v4blk3/batch_ahead)
+	read_expiries v4blk3 32 2
+	a1=$(cat /sys/block/v4blk3/batch_ahead)
+	# The debug kernel's CPU is so slow that a read is mostly done before the next is sent
+	# (a peak of one in flight, nothing to batch): there the count is only shown.
+	on_debug_kernel || [ "$a1" -gt "$a0" ] ||
+		fail "depth 32: no batch asked of reads not sent yet ($READS reads)"
+	echo "ok: depth 32: $((a1 - a0)) batches asked of reads not sent yet, for $READS reads"
+	read_expiries v4blk3 1 1
+	a2=$(cat /sys/block/v4blk3/batch_ahead)
+	expect_eq "depth 1: batches asked of reads not sent yet" 0 $((a2 - a1))
+	dmesg | grep -E "interrupt was missed|request is late" && fail "a request was late"
+	expect_eq "v4blk3's reads in flight" "0 0" \
+		"$(tr -s ' ' </sys/block/v4blk3/inflight | sed 's/^ //')"
+	echo "ok: depth 1: none asked, for $READS reads; none late, none left in flight"
+}
+wait_for_disk v4blk3
+ahead_batches
 
 # unbind_after_burst ROUND VDEV: unbind straight after I/O, while a timer may still be pending.
 unbind_after_burst() {

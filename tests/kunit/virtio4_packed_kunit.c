@@ -431,6 +431,42 @@ static void callback_due_past_the_mark(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ops->callback_due(pt->vq));
 }
 
+/*
+ * restart_after(n) in places: buffers not added yet taken as long as those
+ * in flight (two places each here, so three buffers: the sixth place), or
+ * one place each with none in flight; at most the whole ring. The device
+ * owes the interrupt only once its used descriptors cover that many.
+ */
+static void restart_after_counts_places(struct kunit *test)
+{
+	struct pt *pt = test->priv;
+	const struct virtio4_queue_ops *ops = pt->vq->ops;
+	unsigned int len;
+	unsigned long t;
+
+	for (t = 1; t <= 2; t++)
+		KUNIT_ASSERT_EQ(test, pt_add(pt, t, 8, 8), 0);
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(pt->vq, 3));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 5 | PT_WRAP);
+	dev_complete(pt, dev_take(pt), 0);
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(pt->vq));
+	KUNIT_ASSERT_EQ(test, pt_add(pt, 3, 8, 8), 0);
+	dev_complete(pt, dev_take(pt), 0);
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(pt->vq));
+	ops->disable(pt->vq);
+	for (t = 1; t <= 3; t++)
+		KUNIT_EXPECT_PTR_EQ(test, pt_get(pt, &len), (void *)t);
+
+	/* Nothing in flight, last_used at place 6: one place a buffer, across the wrap. */
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(pt->vq, 3));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 0U);
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(pt->vq, 1000));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 5U);
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(pt->vq, 0));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(pt->v.driver->off_wrap), 6 | PT_WRAP);
+}
+
 /* Without EVENT_IDX the driver asks for every interrupt or none. */
 static void driver_area_without_event_idx(struct kunit *test)
 {
@@ -764,6 +800,7 @@ static struct kunit_case virtio4_packed_cases[] = {
 	KUNIT_CASE(driver_area_once_used_are_taken),
 	KUNIT_CASE(restart_delayed_stops_at_a_lie),
 	KUNIT_CASE(callback_due_past_the_mark),
+	KUNIT_CASE(restart_after_counts_places),
 	KUNIT_CASE(driver_area_without_event_idx),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(failed_add_offers_nothing),

@@ -428,6 +428,53 @@ static void callback_due_past_the_mark(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
 }
 
+/*
+ * restart_after(n) asks for the interrupt once n more buffers are used,
+ * counting buffers not added yet: with two in flight and n = 4, the device
+ * owes nothing for those two, nor for a third added later, only for the
+ * fourth (vring_need_event, and callback_due alike). n is taken as 1 to
+ * the ring's size, and a device already past the mark is refused.
+ */
+static void restart_after_counts_buffers_not_added_yet(struct kunit *test)
+{
+	struct rt *rt = test->priv;
+	const struct virtio4_queue_ops *ops = rt->vq->ops;
+	__le16 *used_event = &rt->v.avail->ring[RT_NUM];
+	unsigned long t;
+	unsigned int len;
+
+	rt_add_synced(test, rt, 1, 2);
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(rt->vq, 4));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 3U);	/* past it: the fourth */
+	dev_push(rt, dev_pop(rt), 0);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_FALSE(test, vring_need_event(le16_to_cpu(*used_event), 2, 0));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+	rt_add_synced(test, rt, 3, 4);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_FALSE(test, vring_need_event(le16_to_cpu(*used_event), 3, 2));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_TRUE(test, vring_need_event(le16_to_cpu(*used_event), 4, 3));
+	KUNIT_EXPECT_TRUE(test, ops->callback_due(rt->vq));
+	ops->disable(rt->vq);
+	for (t = 1; t <= 4; t++)
+		KUNIT_EXPECT_PTR_EQ(test, ops->get_buf(rt->vq, &len), (void *)t);
+
+	/* 0 is 1: the next one; more than the ring is the ring. */
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(rt->vq, 0));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 4U);
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(rt->vq, 1000));
+	KUNIT_EXPECT_EQ(test, le16_to_cpu(*used_event), 4U + RT_NUM - 1);
+	/* Two used, none collected: past a mark of two (the second). */
+	rt_add_synced(test, rt, 5, 6);
+	dev_push(rt, dev_pop(rt), 0);
+	dev_push(rt, dev_pop(rt), 0);
+	KUNIT_EXPECT_FALSE(test, ops->restart_after(rt->vq, 2));
+	KUNIT_EXPECT_TRUE(test, ops->restart_after(rt->vq, 3));
+	KUNIT_EXPECT_FALSE(test, ops->callback_due(rt->vq));
+}
+
 static void no_notify_flag_suppresses_kicks(struct kunit *test)
 {
 	struct rt *rt = test->priv;
@@ -789,6 +836,7 @@ static struct kunit_case virtio4_ring_cases[] = {
 	KUNIT_CASE(restart_delayed_marks_three_quarters),
 	KUNIT_CASE(disable_asks_for_no_interrupt),
 	KUNIT_CASE(callback_due_past_the_mark),
+	KUNIT_CASE(restart_after_counts_buffers_not_added_yet),
 	KUNIT_CASE(no_notify_flag_suppresses_kicks),
 	KUNIT_CASE(indirect_when_direct_does_not_fit),
 	KUNIT_CASE(small_indirect_tables_from_the_pool),

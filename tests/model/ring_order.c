@@ -8,10 +8,11 @@
  * - sync(): the driver publishes avail->idx, then reads whether the device
  *   wants a kick (avail_event, or VRING_USED_F_NO_NOTIFY); a device going to
  *   sleep publishes that it wants one, then reads avail->idx a last time.
- * - restart() and restart_delayed(): the driver publishes that it wants an
- *   interrupt (used_event, or VRING_AVAIL_F_NO_INTERRUPT cleared), then reads
- *   used->idx for buffers used meanwhile; a device completing a buffer
- *   publishes used->idx, then reads whether the driver wants an interrupt.
+ * - restart(), restart_delayed() and restart_after(): the driver publishes
+ *   that it wants an interrupt (used_event, or VRING_AVAIL_F_NO_INTERRUPT
+ *   cleared), then reads used->idx for buffers used meanwhile; a device
+ *   completing a buffer publishes used->idx, then reads whether the driver
+ *   wants an interrupt.
  * - get_buf() with EVENT_IDX: the same, as it asks for an interrupt at the
  *   next buffer and the driver's next call reads used->idx.
  * x86 lets a load pass an earlier store unless a full barrier lies between
@@ -347,12 +348,24 @@ static unsigned int lost_kicks(bool event_idx)
 	return lost;
 }
 
+enum restart_how { RESTART, RESTART_DELAYED, RESTART_AFTER_ONE };
+
+/* The restart @how asks for: restart_after() for the next buffer used. */
+static bool restart(struct virtio4_queue *vq, enum restart_how how)
+{
+	if (how == RESTART_DELAYED)
+		return vq->ops->restart_delayed(vq);
+	if (how == RESTART_AFTER_ONE)
+		return vq->ops->restart_after(vq, 1);
+	return vq->ops->restart(vq);
+}
+
 /*
- * restart() or restart_delayed(): with interrupts off, the driver collects a
- * buffer (used_event stays behind), then re-enables them as the device uses
- * the next one.
+ * restart(), restart_delayed() or restart_after(): with interrupts off, the
+ * driver collects a buffer (used_event stays behind), then re-enables them
+ * as the device uses the next one.
  */
-static unsigned int lost_interrupts(bool event_idx, bool delayed)
+static unsigned int lost_interrupts(bool event_idx, enum restart_how how)
 {
 	struct virtio4_queue *vq = setup(event_idx);
 	unsigned int round, lost = 0, len, irqs;
@@ -368,7 +381,7 @@ static unsigned int lost_interrupts(bool event_idx, bool delayed)
 		trigger = &dev.used->idx;
 		on_trigger = dev_complete;
 		irqs = dev.interrupts;
-		idle = delayed ? vq->ops->restart_delayed(vq) : vq->ops->restart(vq);
+		idle = restart(vq, how);
 		trigger = NULL;
 		sb_drain();
 		/* Interrupts on, nothing pending, says the ring; a buffer was used, unannounced. */
@@ -411,12 +424,17 @@ static unsigned int lost_get_buf_interrupts(bool event_idx)
 
 static unsigned int lost_restart(bool event_idx)
 {
-	return lost_interrupts(event_idx, false);
+	return lost_interrupts(event_idx, RESTART);
 }
 
 static unsigned int lost_restart_delayed(bool event_idx)
 {
-	return lost_interrupts(event_idx, true);
+	return lost_interrupts(event_idx, RESTART_DELAYED);
+}
+
+static unsigned int lost_restart_after(bool event_idx)
+{
+	return lost_interrupts(event_idx, RESTART_AFTER_ONE);
 }
 
 static const struct model_case {
@@ -431,6 +449,7 @@ static const struct model_case {
 	{ "restart-event-idx", "interrupts", true, lost_restart },
 	/* Without EVENT_IDX, restart_delayed() is restart(), and get_buf() asks for nothing. */
 	{ "restart-delayed-event-idx", "interrupts", true, lost_restart_delayed },
+	{ "restart-after-event-idx", "interrupts", true, lost_restart_after },
 	{ "get-buf-event-idx", "interrupts", true, lost_get_buf_interrupts },
 };
 

@@ -47,6 +47,12 @@
 #ifndef min_t
 #define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
 #endif
+#ifndef clamp
+#define clamp(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
+#endif
+#ifndef DIV_ROUND_UP
+#define DIV_ROUND_UP(n, d) (((n) + (d) - 1) / (d))
+#endif
 #define SMP_CACHE_BYTES 64
 #define ALIGN(x, a) (((x) + (a) - 1) & ~((typeof(x))(a) - 1))
 #define kcalloc(n, s, gfp) kzalloc((n) * (s), gfp)
