@@ -60,9 +60,9 @@
  * would then ask for an interrupt per completion or two. So, with fewer
  * than two in flight, a queue whose submitters hold three batches or more
  * (its backlog: requests completed and not yet replaced by new ones), whose
- * last round had two or more in flight at its peak, and whose interrupt or
- * timer came while its CPU was busy (not in the idle task: a CPU gone idle
- * is one whose tasks wait for these very completions), asks for the
+ * last round had two or more in flight at its peak, and whose interrupt
+ * came while its CPU was busy (not in the idle task: a CPU gone idle is
+ * one whose tasks wait for these very completions), asks for the
  * interrupt only once as many requests as three quarters of that peak are
  * done, the ones not sent yet included (the queue API's restart_after),
  * the batch timer bounding the wait as before. At depth 1 the peak is 1,
@@ -82,6 +82,7 @@
 #include <linux/idr.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
+#include <linux/preempt.h>
 #include <linux/sched.h>
 #include <uapi/linux/virtio_blk.h>
 #include <uapi/linux/virtio_ids.h>
@@ -155,10 +156,12 @@ struct v4blk_outhdr {
 /*
  * One request queue, alone in its cache lines. With irq_batch_us, the
  * device is asked for an interrupt only once three quarters of the requests
- * in flight are done (restart_delayed), and @batch bounds the wait of those
- * done before: when it expires it collects them and asks for an interrupt
- * at the next completion, unless the device has passed the mark: it then
- * waits once more for the interrupt the device owes (@batch_waited).
+ * in flight are done (restart_delayed), or, with fewer than two in flight
+ * and a @backlog, three quarters of @peak (restart_after), and @batch
+ * bounds the wait of those done before: when it expires it collects them
+ * and asks for an interrupt at the next completion, unless the device has
+ * passed the mark: it then waits once more for the interrupt the device
+ * owes (@batch_waited).
  */
 struct v4blk_queue {
 	struct virtio4_queue *vq;
@@ -173,7 +176,7 @@ struct v4blk_queue {
 	bool batch_armed;	/* @batch started for the batch now waiting; under lock */
 	bool batch_waited;	/* @batch expired once, an interrupt due; under lock */
 	unsigned int batch_off;	/* interrupts left at once, not batched; under lock */
-	unsigned int peak;	/* most requests in flight since the last rearm; under lock */
+	unsigned int peak;	/* most requests in flight since the last collection; under lock */
 	/*
 	 * Requests completed and not yet replaced by new ones (the submitters'
 	 * work in hand, as this queue counts it; at most the ring's size); under lock.
@@ -289,15 +292,20 @@ static void v4blk_batch_adapt(struct v4blk_queue *q, bool expired,
  * not sent yet (restart_after), or 0 for none: three quarters of the last
  * round's peak in flight (plus one, as restart_delayed counts), when that
  * peak was two or more, the submitters hold V4BLK_AHEAD_BACKLOG times the
- * batch, and the interrupt or timer running this found its CPU busy.
- * Starts the next round's peak; under q->lock.
+ * batch, and this runs in the queue's interrupt (hard interrupt context,
+ * not an expiry of @batch, which asks at once, nor the timeout handler's
+ * poll) on a CPU that was busy: not in its idle task, whose tasks would be
+ * waiting for these completions. Starts the next round's peak; under
+ * q->lock.
  */
-static unsigned int v4blk_batch_ahead(struct v4blk_queue *q)
+static unsigned int v4blk_batch_ahead(struct v4blk_queue *q, bool expired)
 {
 	unsigned int peak = q->peak, n = peak * 3 / 4 + 1;
 
 	q->peak = q->in_flight;
-	if (peak < 2 || q->backlog < V4BLK_AHEAD_BACKLOG * n || is_idle_task(current))
+	if (expired || !in_hardirq() || is_idle_task(current))
+		return 0;
+	if (peak < 2 || q->backlog < V4BLK_AHEAD_BACKLOG * n)
 		return 0;
 	return n;
 }
@@ -341,7 +349,8 @@ static bool v4blk_rearm(struct v4blk_queue *q, bool at_once, unsigned int ahead)
 		armed = vq->ops->restart_delayed(vq);
 	} else {
 		armed = vq->ops->restart_after(vq, ahead);
-		q->batch_ahead += armed;
+		if (armed)
+			q->batch_ahead++;
 	}
 	if (!armed)
 		return false;
@@ -399,7 +408,7 @@ static bool v4blk_run(struct v4blk_queue *q, bool expired)
 		vq->ops->disable(vq);
 	found = v4blk_collect(q);
 	v4blk_batch_adapt(q, expired, found);
-	ahead = v4blk_batch_ahead(q);
+	ahead = v4blk_batch_ahead(q, expired);
 	while (!v4blk_rearm(q, expired, ahead) && !READ_ONCE(vq->broken))
 		v4blk_collect(q);
 	broken = READ_ONCE(vq->broken);

@@ -137,7 +137,7 @@ struct ring {
 	bool indirect;
 	bool use_dma;		/* VIRTIO_F_ACCESS_PLATFORM: addresses via the DMA API */
 	bool callbacks;		/* the driver wants callbacks */
-	bool delayed;		/* ... only at the mark restart_delayed set */
+	bool delayed;		/* ... only at the mark restart_delayed or restart_after set */
 	u16 mark;		/* callback once more than this are used past last_used */
 	u16 free_head;
 	u16 in_flight;		/* buffers the device holds */

@@ -589,8 +589,8 @@ static bool packed_restart_delayed(struct virtio4_queue *vq)
 
 /*
  * Once @n more buffers are used (1..num), in flight or not yet added: as
- * places, each buffer as long as those in flight on average, rounded up
- * (one place when none is), at most a ring.
+ * places, each buffer as long as those in flight on average, rounded down
+ * (one place at least, and when none is in flight), at most a ring.
  */
 static bool packed_restart_after(struct virtio4_queue *vq, unsigned int n)
 {
@@ -598,7 +598,7 @@ static bool packed_restart_after(struct virtio4_queue *vq, unsigned int n)
 	unsigned int places = 1;
 
 	if (r->in_flight)
-		places = DIV_ROUND_UP(vq->num - vq->num_free, r->in_flight);
+		places = max((vq->num - vq->num_free) / r->in_flight, 1U);
 	return packed_restart_at(vq, min(clamp(n, 1U, vq->num) * places, vq->num) - 1);
 }
 

@@ -18,10 +18,10 @@
  * reads the used index and, when the callback returns false, calls
  * disable(), which the API lets run beside the other operations (it writes
  * only the callback flag and what asks the device for no interrupt). A
- * disable and a restart or restart_delayed on another CPU may interleave
- * their stores (used_event, avail_flags): at worst an interrupt too many,
- * or none until the next restart, which the driver that disabled owes (the
- * API's hand-over rule), as in packed.c.
+ * disable and a restart, restart_delayed or restart_after on another CPU
+ * may interleave their stores (used_event, avail_flags): at worst an
+ * interrupt too many, or none until the next restart, which the driver
+ * that disabled owes (the API's hand-over rule), as in packed.c.
  */
 #include <linux/debugfs.h>
 #include <linux/kmemleak.h>

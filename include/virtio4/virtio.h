@@ -61,8 +61,9 @@ struct virtio4_queue;
  *	that expects more buffers soon: if fewer than @n are ever used, the
  *	callback never comes, so the driver must bound the wait (a timer that
  *	collects). The packed layout counts ring places, not buffers: it takes
- *	buffers not added yet to be as long as those in flight (one place
- *	each when none is), so a longer one only brings the callback sooner.
+ *	buffers not added yet to be as long as those in flight on average,
+ *	rounded down (one place each when none is in flight), so the callback
+ *	comes sooner if they are longer, later if they are shorter.
  * @callback_due: this project's addition: with callbacks on, and nothing
  *	collected since @restart, @restart_delayed or @restart_after, whether
  *	the device has used buffers past the point they asked to be called back

@@ -99,7 +99,8 @@ no_event_idx_no_timer
 # for an interrupt once reads not sent yet are done too (restart_after), the batch timer
 # bounding the wait: batch_ahead must grow (stock kernel), and no read may be late (its
 # io_timeout cut to 5 s: a read left waiting for reads that never come, the bound lost, is found
-# late at the run's end, its interrupt missed). At depth 1 the peak in flight is one: no read may wait for one not sent.
+# late at the run's end, its interrupt missed). At depth 1 the peak in flight is one: no read
+# may wait for one not sent.
 ahead_batches() {
 	local a0 a1 a2
 	expect_eq "the fourth disk's serial" fast-50us "$(cat /sys/block/v4blk3/serial)"

@@ -350,7 +350,13 @@ static unsigned int lost_kicks(bool event_idx)
 
 enum restart_how { RESTART, RESTART_DELAYED, RESTART_AFTER_ONE };
 
-/* The restart @how asks for: restart_after() for the next buffer used. */
+/*
+ * The restart @how asks for. restart_after() for the next buffer used: the
+ * device owes the interrupt for the one it completes during the handshake
+ * (a mark past what is in flight owes none, so this check cannot hold it);
+ * restart_delayed() and restart_after() share the handshake's code, each
+ * entry point run here.
+ */
 static bool restart(struct virtio4_queue *vq, enum restart_how how)
 {
 	if (how == RESTART_DELAYED)

@@ -47,6 +47,9 @@
 #ifndef min_t
 #define min_t(type, x, y) ((type)(x) < (type)(y) ? (type)(x) : (type)(y))
 #endif
+#ifndef max
+#define max(x, y) ((x) > (y) ? (x) : (y))
+#endif
 #ifndef clamp
 #define clamp(v, lo, hi) ((v) < (lo) ? (lo) : (v) > (hi) ? (hi) : (v))
 #endif
