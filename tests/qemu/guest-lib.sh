@@ -121,15 +121,15 @@ blk_few_spurious_interrupts() {
 	echo "ok: $1: $spurious of $irqs interrupts found nothing used"
 }
 
-# blk_idle WHEN: /dev/v4blk0 has no request in flight, no hardware queue stopped (blk-mq's
-# debugfs) and no ring broken (ours), WHEN (said in the failure).
+# blk_idle WHEN [DISK]: /dev/DISK (v4blk0 by default) has no request in flight, no hardware
+# queue stopped (blk-mq's debugfs) and no ring broken (ours), WHEN (said in the failure).
 blk_idle() {
-	local vdev f s
-	vdev=$(basename "$(readlink /sys/block/v4blk0/device)")
+	local disk=${2:-v4blk0} vdev f s
+	vdev=$(basename "$(readlink /sys/block/"$disk"/device)")
 	expect_eq "requests in flight $1" "0 0" \
-		"$(tr -s ' ' </sys/block/v4blk0/inflight | sed 's/^ //')"
-	for s in /sys/kernel/debug/block/v4blk0/hctx*/state; do
-		[ -e "$s" ] || fail "no hardware queue of v4blk0 in debugfs"
+		"$(tr -s ' ' </sys/block/"$disk"/inflight | sed 's/^ //')"
+	for s in /sys/kernel/debug/block/"$disk"/hctx*/state; do
+		[ -e "$s" ] || fail "no hardware queue of $disk in debugfs"
 		grep -q STOPPED "$s" && fail "$s: hardware queue left stopped $1"
 	done
 	for f in /sys/kernel/debug/virtio4/"$vdev"/"$vdev"-*.*; do
